@@ -1,0 +1,120 @@
+import type {
+	IAuthenticateGeneric,
+	Icon,
+	ICredentialTestRequest,
+	ICredentialType,
+	INodeProperties,
+} from 'n8n-workflow';
+
+/**
+ * The API root is derived from whatever form of the site address the user pastes:
+ * with or without a trailing slash, with or without the /wp-json/esign/v1 suffix.
+ */
+const API_ROOT =
+	"={{ $credentials.siteUrl.trim().replace(/\\/+$/, '').replace(/\\/wp-json\\/esign\\/v1$/i, '').replace(/\\/wp-json$/i, '') + '/wp-json/esign/v1' }}";
+
+export class ESignApi implements ICredentialType {
+	name = 'eSignApi';
+
+	displayName = 'eSign API';
+
+	icon: Icon = { light: 'file:../icons/esign.svg', dark: 'file:../icons/esign.dark.svg' };
+
+	documentationUrl = 'https://github.com/n8n-nodes-esign/n8n-nodes-esign#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Site URL',
+			name: 'siteUrl',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'https://sign.example.com',
+			description:
+				'Address of the WordPress site that runs the eSign plugin. The /wp-json/esign/v1 suffix is optional.',
+		},
+		{
+			displayName: 'API Key',
+			name: 'apiKey',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			placeholder: 'esign_...',
+			description:
+				'Created in the plugin admin under API → Create New Key. Starts with esign_. Use a Full Access key to create, send or delete; a Read Only key can only read.',
+		},
+		{
+			displayName: 'API Secret',
+			name: 'apiSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description: 'Shown once when the key is created',
+		},
+		{
+			displayName: 'Webhook Signing Secret',
+			name: 'webhookSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description:
+				'Only needed by the eSign Trigger: the secret the site uses to sign webhook notifications (X-ESIGN-Signature)',
+		},
+		{
+			displayName: 'Ignore SSL Issues (Insecure)',
+			name: 'ignoreSslIssues',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to connect even if the SSL certificate cannot be verified, e.g. on a staging site with a self-signed certificate',
+		},
+	];
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: {
+				'X-ESIGN-API-Key': '={{$credentials.apiKey}}',
+				'X-ESIGN-API-Secret': '={{$credentials.apiSecret}}',
+			},
+		},
+	};
+
+	// GET /stats is allowed for Read Only keys, so a valid read-only key also passes the test.
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: API_ROOT,
+			url: '/stats',
+			method: 'GET',
+			skipSslCertificateValidation: '={{ $credentials.ignoreSslIssues }}',
+		},
+		rules: [
+			{
+				type: 'responseCode',
+				properties: {
+					value: 401,
+					message:
+						'The site rejected the API key or secret (401). Check both values in the eSign admin under API keys.',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 403,
+					message:
+						'The key was recognised but is not allowed to read statistics (403). Check the key permissions in the eSign admin.',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 404,
+					message:
+						'No eSign API at this address (404). Check the Site URL and that the eSign plugin (Pro, with the REST API enabled) is active.',
+				},
+			},
+		],
+	};
+}

@@ -1,0 +1,15 @@
+/** Tests run on Node 24 (npm puts node_modules/.bin/node first), against the sandbox over real HTTP. */
+module.exports = {
+	testEnvironment: 'node',
+	roots: ['<rootDir>/test'],
+	testMatch: ['**/*.test.js'],
+	testPathIgnorePatterns: ['/node_modules/', '/.n8n-runtime/', '/dist/'],
+	modulePathIgnorePatterns: ['<rootDir>/.n8n-runtime/', '<rootDir>/dist/'],
+	watchPathIgnorePatterns: ['<rootDir>/.n8n-runtime/'],
+	transform: {
+		'^.+\\.ts$': ['ts-jest', { isolatedModules: true, tsconfig: 'tsconfig.json' }],
+	},
+	moduleFileExtensions: ['ts', 'js', 'json'],
+	testTimeout: 30000,
+	maxWorkers: 2,
+};

@@ -1,0 +1,57 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { requestOptions } from './actions/common.descriptions';
+import * as document from './actions/document/Document.resource';
+import * as field from './actions/field/Field.resource';
+import { router } from './actions/router';
+import * as signer from './actions/signer/Signer.resource';
+import * as stats from './actions/stats/Stats.resource';
+import * as template from './actions/template/Template.resource';
+import { listSearch, loadOptions, resourceMapping } from './methods';
+
+export class ESign implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'eSign',
+		name: 'eSign',
+		icon: { light: 'file:../../icons/esign.svg', dark: 'file:../../icons/esign.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
+		description:
+			'Send documents for e-signature with a self-hosted eSign site: upload, add signers and fields, send, remind, download signed files, templates and audit trails',
+		defaults: { name: 'eSign' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'eSignApi', required: true }],
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{ name: 'Document', value: 'document' },
+					{ name: 'Field', value: 'field' },
+					{ name: 'Signer', value: 'signer' },
+					{ name: 'Statistic', value: 'stats' },
+					{ name: 'Template', value: 'template' },
+				],
+				default: 'document',
+			},
+			...document.description,
+			...signer.description,
+			...field.description,
+			...template.description,
+			...stats.description,
+			requestOptions,
+		],
+	};
+
+	methods = { listSearch, loadOptions, resourceMapping };
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}

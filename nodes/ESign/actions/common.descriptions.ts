@@ -1,0 +1,163 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+export const documentRLC: INodeProperties = {
+	displayName: 'Document',
+	name: 'documentId',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	required: true,
+	description: 'The document to work on',
+	modes: [
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			placeholder: 'Select a document...',
+			typeOptions: { searchListMethod: 'searchDocuments', searchable: true },
+		},
+		{
+			displayName: 'By ID',
+			name: 'id',
+			type: 'string',
+			placeholder: 'e.g. 42',
+			validation: [
+				{
+					type: 'regex',
+					properties: { regex: '^\\s*[0-9]+\\s*$', errorMessage: 'A document ID is a whole number' },
+				},
+			],
+		},
+	],
+};
+
+export const templateRLC: INodeProperties = {
+	displayName: 'Template',
+	name: 'templateId',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	required: true,
+	description: 'The saved template',
+	modes: [
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			placeholder: 'Select a template...',
+			typeOptions: { searchListMethod: 'searchTemplates', searchable: true },
+		},
+		{
+			displayName: 'By ID',
+			name: 'id',
+			type: 'string',
+			placeholder: 'e.g. 3',
+			validation: [
+				{
+					type: 'regex',
+					properties: { regex: '^\\s*[0-9]+\\s*$', errorMessage: 'A template ID is a whole number' },
+				},
+			],
+		},
+	],
+};
+
+export const binaryPropertyInput: INodeProperties = {
+	displayName: 'Input Binary Field',
+	name: 'binaryPropertyName',
+	type: 'string',
+	default: 'data',
+	required: true,
+	hint: 'The name of the input binary field containing the file (PDF, PNG or JPG)',
+};
+
+export const binaryPropertyOutput: INodeProperties = {
+	displayName: 'Put Output File in Field',
+	name: 'binaryPropertyName',
+	type: 'string',
+	default: 'data',
+	required: true,
+	hint: 'The name of the output binary field to put the file in',
+};
+
+export function returnAllOrLimit(): INodeProperties[] {
+	return [
+		{
+			displayName: 'Return All',
+			name: 'returnAll',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to return all results or only up to a given limit',
+		},
+		{
+			displayName: 'Limit',
+			name: 'limit',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 50,
+			description: 'Max number of results to return',
+			displayOptions: { show: { returnAll: [false] } },
+		},
+	];
+}
+
+export const signerFields: INodeProperties[] = [
+	{
+		displayName: 'Name',
+		name: 'name',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. Nathan Smith',
+	},
+	{
+		displayName: 'Email',
+		name: 'email',
+		type: 'string',
+		placeholder: 'name@email.com',
+		default: '',
+		required: true,
+	},
+	{
+		displayName: 'Role',
+		name: 'role',
+		type: 'options',
+		options: [{ name: 'Signer', value: 'signer' }],
+		default: 'signer',
+		description: 'The API accepts the role "signer"',
+	},
+	{
+		displayName: 'Signing Order',
+		name: 'signingOrder',
+		type: 'number',
+		typeOptions: { minValue: 0 },
+		default: 0,
+		description: 'Position in the signing order. 0 = after the signers already added.',
+	},
+];
+
+/** Shown on every operation: how long to wait out rate limits, and the request timeout. */
+export const requestOptions: INodeProperties = {
+	displayName: 'Request Options',
+	name: 'requestOptions',
+	type: 'collection',
+	placeholder: 'Add option',
+	default: {},
+	options: [
+		{
+			displayName: 'Max Rate Limit Wait (Seconds)',
+			name: 'maxRateLimitWait',
+			type: 'number',
+			typeOptions: { minValue: 0 },
+			default: 60,
+			description:
+				'When the site answers 429 (too many requests), wait as long as it asks (Retry-After) and try again, up to this many seconds in total. 0 = fail at once.',
+		},
+		{
+			displayName: 'Timeout (Seconds)',
+			name: 'timeout',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 30,
+			description: 'How long to wait for each answer from the site',
+		},
+	],
+};

@@ -1,0 +1,63 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { getRequestOptions, toExecutionData } from '../../helpers/utils';
+import { eSignApiRequest } from '../../transport';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Title',
+		name: 'title',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. Service agreement',
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			{
+				displayName: 'File Path',
+				name: 'file_path',
+				type: 'string',
+				default: '',
+				placeholder: '/var/www/esign-secure/2026/11/contract.pdf',
+				description:
+					'Absolute path of a file in the site’s secure eSign storage, uploaded within the last 15 minutes. To send a file from n8n, use Upload instead.',
+			},
+			{
+				displayName: 'Original Filename',
+				name: 'original_filename',
+				type: 'string',
+				default: '',
+				placeholder: 'contract.pdf',
+			},
+		],
+	},
+];
+
+const displayOptions = { show: { resource: ['document'], operation: ['create'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+	const title = (this.getNodeParameter('title', i) as string).trim();
+	if (!title) {
+		throw new NodeOperationError(this.getNode(), `Item ${i}: "Title" is required`, { itemIndex: i });
+	}
+	const additional = this.getNodeParameter('additionalFields', i, {}) as IDataObject;
+	const body: IDataObject = { title };
+	for (const key of ['file_path', 'original_filename']) {
+		const value = typeof additional[key] === 'string' ? (additional[key] as string).trim() : '';
+		if (value) body[key] = value;
+	}
+	const document = (await eSignApiRequest.call(this, 'POST', '/documents', {
+		...getRequestOptions.call(this, i),
+		body,
+	})) as IDataObject;
+	return toExecutionData(document);
+}

@@ -1,0 +1,269 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, jsonParse, updateDisplayOptions } from 'n8n-workflow';
+
+import { uploadBinary } from '../../helpers/documents';
+import { buildFields, coordinateOptions, coordinateSettings, fieldRowProperties } from '../../helpers/fields';
+import { getRequestOptions, isValidEmail, toExecutionData } from '../../helpers/utils';
+import { eSignApiRequest } from '../../transport';
+import { binaryPropertyInput, signerFields } from '../common.descriptions';
+
+const signerReference: INodeProperties = {
+	displayName: 'Signer',
+	name: 'signer',
+	type: 'string',
+	default: '1',
+	required: true,
+	description: 'Which signer fills this field: their position in the Signers list above (1 = first) or their email',
+};
+
+const properties: INodeProperties[] = [
+	binaryPropertyInput,
+	{
+		displayName: 'Title',
+		name: 'title',
+		type: 'string',
+		default: '',
+		description: 'Document title. Leave empty to use the file name without its extension.',
+	},
+	{
+		displayName: 'Signers',
+		name: 'signers',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true, sortable: true },
+		placeholder: 'Add Signer',
+		default: {},
+		required: true,
+		options: [{ displayName: 'Signer', name: 'signer', values: signerFields }],
+	},
+	{
+		displayName: 'Define Fields',
+		name: 'fieldsInput',
+		type: 'options',
+		options: [
+			{ name: 'Using Fields Below', value: 'ui' },
+			{ name: 'Using JSON', value: 'json' },
+		],
+		default: 'ui',
+	},
+	{
+		displayName: 'Fields',
+		name: 'fieldsUi',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: 'Add Field',
+		default: {},
+		options: [{ displayName: 'Field', name: 'field', values: fieldRowProperties(signerReference) }],
+		displayOptions: { show: { fieldsInput: ['ui'] } },
+		description: 'Every signer needs at least one signature field before the document can be sent',
+	},
+	{
+		displayName: 'Fields (JSON)',
+		name: 'fieldsJson',
+		type: 'json',
+		default:
+			'[\n  {\n    "signer": 1,\n    "field_type": "signature",\n    "page_number": 1,\n    "position_x": 72,\n    "position_y": 650\n  }\n]',
+		description:
+			'Array of fields as the API takes them, with "signer" (position in the Signers list, from 1, or email) instead of signer_ID',
+		displayOptions: { show: { fieldsInput: ['json'] } },
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [
+			...coordinateOptions.map((property) =>
+				property.name === 'customPageHeight'
+					? { ...property, displayOptions: { show: { pageHeight: ['custom'] } } }
+					: property,
+			),
+			{
+				displayName: 'Keep Draft on Failure',
+				name: 'keepDraftOnFailure',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to keep the uploaded draft when adding signers or fields fails (by default it is deleted)',
+			},
+		],
+	},
+];
+
+const displayOptions = { show: { resource: ['document'], operation: ['createAndSend'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+interface SignerInput {
+	name: string;
+	email: string;
+	role: string;
+	signing_order: number;
+}
+
+function readSigners(this: IExecuteFunctions, i: number): SignerInput[] {
+	const rows = ((this.getNodeParameter('signers', i, {}) as IDataObject).signer ?? []) as IDataObject[];
+	if (!rows.length) {
+		throw new NodeOperationError(this.getNode(), `Item ${i}: "Signers" needs at least one signer`, {
+			itemIndex: i,
+		});
+	}
+	return rows.map((row, index) => {
+		const name = String(row.name ?? '').trim();
+		const email = String(row.email ?? '').trim();
+		if (!name || !isValidEmail(email)) {
+			throw new NodeOperationError(
+				this.getNode(),
+				`Item ${i}: signer ${index + 1} in "Signers" needs a name and a valid email (got "${name}", "${email}")`,
+				{ itemIndex: i },
+			);
+		}
+		const order = Number(row.signingOrder ?? 0);
+		return { name, email, role: (row.role as string) || 'signer', signing_order: order > 0 ? order : index + 1 };
+	});
+}
+
+function readFieldRows(this: IExecuteFunctions, i: number): IDataObject[] {
+	if (this.getNodeParameter('fieldsInput', i) === 'json') {
+		const raw = this.getNodeParameter('fieldsJson', i, '[]');
+		const parsed = typeof raw === 'string' ? jsonParse<unknown>(raw, { fallbackValue: undefined }) : raw;
+		if (!Array.isArray(parsed)) {
+			throw new NodeOperationError(this.getNode(), `Item ${i}: "Fields (JSON)" must be a JSON array of fields`, {
+				itemIndex: i,
+			});
+		}
+		return parsed as IDataObject[];
+	}
+	return ((this.getNodeParameter('fieldsUi', i, {}) as IDataObject).field ?? []) as IDataObject[];
+}
+
+/** A signer reference is a 1-based position in the Signers list or one of their emails. */
+function signerIndexResolver(signers: SignerInput[]) {
+	return (row: IDataObject): { index?: number; error?: string } => {
+		const ref = String(row.signer ?? '').trim();
+		if (!ref) return { error: 'signer is required (position in the Signers list or email)' };
+		if (/^[0-9]+$/.test(ref)) {
+			const position = Number(ref);
+			if (position >= 1 && position <= signers.length) return { index: position - 1 };
+			return { error: `signer ${ref} is not in the Signers list (1 to ${signers.length})` };
+		}
+		const index = signers.findIndex((s) => s.email.toLowerCase() === ref.toLowerCase());
+		return index >= 0 ? { index } : { error: `signer "${ref}" is not an email in the Signers list` };
+	};
+}
+
+type Step = 'upload' | 'signers' | 'fields' | 'send';
+
+export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+	const binaryPropertyName = this.getNodeParameter('binaryPropertyName', i) as string;
+	const title = this.getNodeParameter('title', i, '') as string;
+	const options = this.getNodeParameter('options', i, {}) as IDataObject;
+	const requestOptions = getRequestOptions.call(this, i);
+
+	// Everything that can be checked is checked before the upload, so bad input leaves nothing behind.
+	const signers = readSigners.call(this, i);
+	const resolve = signerIndexResolver(signers);
+	const rows = readFieldRows.call(this, i);
+	// Placeholder ids (position + 1) let the shared builder validate now; real ids are mapped in later.
+	const planned = buildFields(rows, coordinateSettings(options), (row) => {
+		const { index, error } = resolve(row);
+		return error ? { error } : { id: (index as number) + 1 };
+	});
+	if (planned.errors.length) {
+		throw new NodeOperationError(this.getNode(), `Item ${i}: invalid "Fields": ${planned.errors[0]}`, {
+			itemIndex: i,
+			description: planned.errors.join('\n'),
+		});
+	}
+	const unsigned = signers.filter(
+		(_, index) => !planned.fields.some((f) => f.field_type === 'signature' && f.signer_id === index + 1),
+	);
+	if (unsigned.length) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`Item ${i}: every signer needs a signature field; none for ${unsigned.map((s) => s.email).join(', ')}`,
+			{ itemIndex: i, description: 'Add a field of type Signature for each signer under "Fields".' },
+		);
+	}
+
+	const document = await uploadBinary.call(this, i, binaryPropertyName, title, requestOptions);
+	const documentId = String(document.id);
+	let step: Step = 'signers';
+	try {
+		for (const signer of signers) {
+			await eSignApiRequest.call(this, 'POST', `/documents/${documentId}/signers`, {
+				...requestOptions,
+				body: { ...signer },
+			});
+		}
+		// The add-signer response is not part of the contract: read the ids back.
+		const saved = (await eSignApiRequest.call(
+			this,
+			'GET',
+			`/documents/${documentId}/signers`,
+			requestOptions,
+		)) as IDataObject[];
+		const idByEmail = new Map(saved.map((s) => [String(s.email).toLowerCase(), Number(s.id)]));
+		const fields = planned.fields.map((field) => ({
+			...field,
+			signer_id: idByEmail.get(signers[(field.signer_id as number) - 1].email.toLowerCase()),
+		}));
+
+		step = 'fields';
+		const savedFields = (await eSignApiRequest.call(this, 'POST', `/documents/${documentId}/fields`, {
+			...requestOptions,
+			body: { fields },
+		})) as IDataObject[];
+
+		step = 'send';
+		const sent = (await eSignApiRequest.call(
+			this,
+			'POST',
+			`/documents/${documentId}/send`,
+			requestOptions,
+		)) as IDataObject;
+
+		return toExecutionData({
+			...document,
+			status: 'sent',
+			signers: saved,
+			fields: savedFields,
+			sent: sent.sent === true,
+			message: sent.message,
+		});
+	} catch (error) {
+		const cause = error as NodeApiError | NodeOperationError;
+		const httpCode = Number((cause as NodeApiError).httpCode);
+		const definite = httpCode >= 400 && httpCode < 500;
+		let outcome: string;
+		let deleted = false;
+		if (!definite && step === 'send') {
+			outcome = `The send may have reached the site, so signers may already have been emailed: draft ${documentId} was kept. Check its status before running again.`;
+		} else if (!definite) {
+			outcome = `The site's answer was uncertain, so document ${documentId} was kept. Check it before running again.`;
+		} else if (options.keepDraftOnFailure === true) {
+			outcome = `Draft ${documentId} was kept (Keep Draft on Failure).`;
+		} else {
+			try {
+				await eSignApiRequest.call(this, 'DELETE', `/documents/${documentId}`, requestOptions);
+				deleted = true;
+				outcome = `Draft ${documentId} was deleted.`;
+			} catch {
+				outcome = `Deleting draft ${documentId} failed too: delete it by hand.`;
+			}
+		}
+		const failure = new NodeOperationError(
+			this.getNode(),
+			`Item ${i}: Create and Send failed at step "${step}": ${cause.message}. ${outcome}`,
+			{ itemIndex: i, description: [cause.description, outcome].filter(Boolean).join('\n') },
+		);
+		Object.assign(failure.context, {
+			failedStep: step,
+			documentId,
+			documentDeleted: deleted,
+			httpCode: Number.isFinite(httpCode) ? httpCode : undefined,
+			apiCode: cause.context?.apiCode,
+		});
+		throw failure;
+	}
+}

@@ -1,0 +1,75 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { getDocumentId, getRequestOptions, toExecutionData } from '../../helpers/utils';
+import { eSignApiRequest } from '../../transport';
+import { documentRLC } from '../common.descriptions';
+
+const properties: INodeProperties[] = [
+	documentRLC,
+	{
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			{
+				displayName: 'Title',
+				name: 'title',
+				type: 'string',
+				default: '',
+			},
+			{
+				displayName: 'Status',
+				name: 'status',
+				type: 'options',
+				options: [
+					{
+						name: 'Draft',
+						value: 'draft',
+						description: 'Take a sent document back to draft (only while no signer has opened it)',
+					},
+					{
+						name: 'Sent',
+						value: 'sent',
+						description: 'Mark a draft as sent without emailing anyone (use Send to email signers)',
+					},
+				],
+				default: 'draft',
+				description:
+					'The site only allows draft ↔ sent, and sent → draft only before any signer has viewed it',
+			},
+		],
+	},
+];
+
+const displayOptions = { show: { resource: ['document'], operation: ['update'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+	const id = getDocumentId.call(this, i);
+	const updateFields = this.getNodeParameter('updateFields', i, {}) as IDataObject;
+	const body: IDataObject = {};
+	if (updateFields.title !== undefined) {
+		const title = String(updateFields.title).trim();
+		if (!title) {
+			throw new NodeOperationError(this.getNode(), `Item ${i}: "Title" cannot be empty`, { itemIndex: i });
+		}
+		body.title = title;
+	}
+	if (updateFields.status !== undefined) body.status = updateFields.status;
+	if (Object.keys(body).length === 0) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`Item ${i}: nothing to update — add "Title" or "Status" under "Update Fields"`,
+			{ itemIndex: i },
+		);
+	}
+	const document = (await eSignApiRequest.call(this, 'PUT', `/documents/${id}`, {
+		...getRequestOptions.call(this, i),
+		body,
+	})) as IDataObject;
+	return toExecutionData(document);
+}

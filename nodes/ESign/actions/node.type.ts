@@ -1,0 +1,24 @@
+import type { AllEntities } from 'n8n-workflow';
+
+/** Every resource with its operations: the values saved in workflows, kept stable. */
+type NodeMap = {
+	document:
+		| 'upload'
+		| 'create'
+		| 'get'
+		| 'getMany'
+		| 'update'
+		| 'delete'
+		| 'send'
+		| 'remind'
+		| 'expire'
+		| 'download'
+		| 'getAuditTrail'
+		| 'createAndSend';
+	signer: 'add' | 'getMany';
+	field: 'getMany' | 'replaceAll';
+	template: 'get' | 'getMany' | 'createDocument';
+	stats: 'get';
+};
+
+export type ESignType = AllEntities<NodeMap>;

@@ -1,0 +1,67 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, IPairedItemData } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import * as document from './document/Document.resource';
+import * as field from './field/Field.resource';
+import type { ESignType } from './node.type';
+import * as signer from './signer/Signer.resource';
+import * as stats from './stats/Stats.resource';
+import * as template from './template/Template.resource';
+
+export interface OperationModule {
+	execute(this: IExecuteFunctions, i: number, group?: number[]): Promise<INodeExecutionData[]>;
+	/** Optional: lets an operation handle several input items in one call (e.g. fields of one document). */
+	groupItems?(this: IExecuteFunctions, itemCount: number): number[][];
+}
+
+type OperationMap = { [R in ESignType['resource']]: Record<Extract<ESignType, { resource: R }>['operation'], OperationModule> };
+
+const operations: OperationMap = { document, field, signer, stats, template };
+
+function errorJson(error: Error & { description?: string | null; httpCode?: string | null; context?: IDataObject }): IDataObject {
+	const json: IDataObject = { error: error.message };
+	if (error.description) json.description = error.description;
+	if (error.httpCode) json.httpCode = error.httpCode;
+	for (const key of ['apiCode', 'validationErrors', 'failedStep', 'documentId', 'documentDeleted']) {
+		if (error.context?.[key] !== undefined) json[key] = error.context[key];
+	}
+	return json;
+}
+
+/**
+ * Loops the input items, runs the chosen operation on each (or on each group), pairs every output
+ * item with the input item(s) it came from, and applies Continue On Fail per item.
+ */
+export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const items = this.getInputData();
+	const resource = this.getNodeParameter('resource', 0) as ESignType['resource'];
+	const operation = this.getNodeParameter('operation', 0) as string;
+	const module = (operations[resource] as Record<string, OperationModule> | undefined)?.[operation];
+	if (!module) {
+		throw new NodeOperationError(this.getNode(), `The operation "${operation}" is not supported for "${resource}"`);
+	}
+
+	const groups = module.groupItems ? module.groupItems.call(this, items.length) : items.map((_, i) => [i]);
+	const returnData: INodeExecutionData[] = [];
+	for (const group of groups) {
+		const i = group[0];
+		const pairedItem: IPairedItemData | IPairedItemData[] =
+			group.length === 1 ? { item: i } : group.map((item) => ({ item }));
+		try {
+			const results = await module.execute.call(this, i, group);
+			for (const result of results) returnData.push({ ...result, pairedItem });
+		} catch (error) {
+			if (this.continueOnFail()) {
+				returnData.push({ json: errorJson(error), pairedItem });
+				continue;
+			}
+			if (error instanceof NodeApiError) {
+				error.context.itemIndex = i;
+				// The constructor hands back the same error: its message and description stay intact.
+				throw new NodeApiError(this.getNode(), error as unknown as IDataObject as never, { itemIndex: i });
+			}
+			throw new NodeOperationError(this.getNode(), error as Error, { itemIndex: i });
+		}
+	}
+	return [returnData];
+}

@@ -1,0 +1,171 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	ResourceMapperValue,
+} from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { getRequestOptions, getTemplateId, isValidEmail, toExecutionData } from '../../helpers/utils';
+import { eSignApiRequest } from '../../transport';
+import { signerFields, templateRLC } from '../common.descriptions';
+
+const properties: INodeProperties[] = [
+	templateRLC,
+	{
+		displayName: 'Title',
+		name: 'title',
+		type: 'string',
+		default: '',
+		description: 'Document title. Leave empty for the template name plus the date and time.',
+	},
+	{
+		displayName: 'Signers',
+		name: 'signers',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true, sortable: true },
+		placeholder: 'Add Signer',
+		default: {},
+		description:
+			'Template fields are assigned to signers by position. At least one signer is needed when Send is on.',
+		options: [
+			{
+				displayName: 'Signer',
+				name: 'signer',
+				values: [
+					...signerFields,
+					{
+						displayName: 'Require Site Login',
+						name: 'requireWpLogin',
+						type: 'boolean',
+						default: false,
+						description:
+							'Whether the signer must log in to the site to sign. Refused unless the email belongs to a user of the site.',
+					},
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Variables',
+		name: 'variables',
+		type: 'resourceMapper',
+		noDataExpression: true,
+		default: { mappingMode: 'defineBelow', value: null },
+		required: true,
+		typeOptions: {
+			loadOptionsDependsOn: ['templateId.value'],
+			resourceMapper: {
+				resourceMapperMethod: 'getTemplateVariables',
+				mode: 'add',
+				fieldWords: { singular: 'variable', plural: 'variables' },
+				addAllFields: false,
+				multiKeyMatch: false,
+				supportAutoMap: true,
+			},
+		},
+		description:
+			'Values prefilled into the template’s fields by variable key. Signature and initials fields are never prefilled.',
+	},
+	{
+		displayName: 'Send',
+		name: 'send',
+		type: 'boolean',
+		default: true,
+		description:
+			'Whether to email the signing invitations right away. Off: the document stays a draft and can be sent later.',
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			{
+				displayName: 'Appointment Date',
+				name: 'appointment_date',
+				type: 'string',
+				default: '',
+				description: 'Fills the variable appointment_date unless Variables already sets it',
+			},
+			{
+				displayName: 'Client Name',
+				name: 'client_name',
+				type: 'string',
+				default: '',
+				description: 'Fills the variable client_name unless Variables already sets it',
+			},
+			{
+				displayName: 'Property Address',
+				name: 'property_address',
+				type: 'string',
+				default: '',
+				description: 'Fills the variable property_address unless Variables already sets it',
+			},
+		],
+	},
+];
+
+const displayOptions = { show: { resource: ['template'], operation: ['createDocument'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+function readVariables(this: IExecuteFunctions, i: number): IDataObject {
+	const mapper = this.getNodeParameter('variables', i, { mappingMode: 'defineBelow', value: null }) as ResourceMapperValue;
+	const variables: IDataObject = {};
+	const known = new Set((mapper.schema ?? []).filter((column) => !column.removed).map((column) => column.id));
+	const source: IDataObject =
+		mapper.mappingMode === 'autoMapInputData'
+			? Object.fromEntries(Object.entries(this.getInputData()[i].json).filter(([key]) => known.has(key)))
+			: ((mapper.value ?? {}) as IDataObject);
+	for (const [key, value] of Object.entries(source)) {
+		if (value === null || value === undefined || value === '') continue;
+		variables[key] = typeof value === 'object' ? JSON.stringify(value) : String(value);
+	}
+	return variables;
+}
+
+export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+	const id = getTemplateId.call(this, i);
+	const title = (this.getNodeParameter('title', i, '') as string).trim();
+	const send = this.getNodeParameter('send', i, true) as boolean;
+	const additional = this.getNodeParameter('additionalFields', i, {}) as IDataObject;
+	const rows = ((this.getNodeParameter('signers', i, {}) as IDataObject).signer ?? []) as IDataObject[];
+
+	const signers = rows.map((row, index) => {
+		const name = String(row.name ?? '').trim();
+		const email = String(row.email ?? '').trim();
+		if (!name || !isValidEmail(email)) {
+			throw new NodeOperationError(
+				this.getNode(),
+				`Item ${i}: signer ${index + 1} in "Signers" needs a name and a valid email (got "${name}", "${email}")`,
+				{ itemIndex: i },
+			);
+		}
+		const signer: IDataObject = { name, email, role: (row.role as string) || 'signer' };
+		if (Number(row.signingOrder) > 0) signer.signing_order = Number(row.signingOrder);
+		if (row.requireWpLogin === true) signer.require_wp_login = true;
+		return signer;
+	});
+	if (send && signers.length === 0) {
+		throw new NodeOperationError(this.getNode(), `Item ${i}: "Signers" needs at least one signer when "Send" is on`, {
+			itemIndex: i,
+			description: 'Add a signer, or turn "Send" off to create a draft and add signers later.',
+		});
+	}
+
+	const body: IDataObject = { send, variables: readVariables.call(this, i) };
+	if (title) body.title = title;
+	if (signers.length) body.signers = signers;
+	for (const key of ['client_name', 'property_address', 'appointment_date']) {
+		const value = typeof additional[key] === 'string' ? (additional[key] as string).trim() : '';
+		if (value) body[key] = value;
+	}
+	const created = (await eSignApiRequest.call(this, 'POST', `/templates/${id}/documents`, {
+		...getRequestOptions.call(this, i),
+		body,
+	})) as IDataObject;
+	return toExecutionData(created);
+}

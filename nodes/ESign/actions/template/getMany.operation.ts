@@ -1,0 +1,66 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { getRequestOptions, toExecutionData } from '../../helpers/utils';
+import { MAX_PER_PAGE, eSignApiRequest } from '../../transport';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName:
+			'The API has no pages for templates: Return All makes one request and returns up to 100 templates',
+		name: 'returnAllNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { returnAll: [true] } },
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: 100 },
+		default: 50,
+		description: 'Max number of results to return',
+		displayOptions: { show: { returnAll: [false] } },
+	},
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		options: [
+			{
+				displayName: 'Search',
+				name: 'search',
+				type: 'string',
+				default: '',
+				description: 'Only templates whose name or description contains this text',
+			},
+		],
+	},
+];
+
+const displayOptions = { show: { resource: ['template'], operation: ['getMany'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+	const returnAll = this.getNodeParameter('returnAll', i) as boolean;
+	const limit = returnAll ? MAX_PER_PAGE : Math.min(this.getNodeParameter('limit', i) as number, MAX_PER_PAGE);
+	const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
+	const qs: IDataObject = { per_page: limit };
+	if (typeof filters.search === 'string' && filters.search.trim()) qs.search = filters.search.trim();
+	// One request: the API documents no page parameter for templates.
+	const templates = (await eSignApiRequest.call(this, 'GET', '/templates', {
+		...getRequestOptions.call(this, i),
+		qs,
+	})) as IDataObject[];
+	return toExecutionData((Array.isArray(templates) ? templates : []).slice(0, limit));
+}

@@ -1,0 +1,40 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { ESignRequestOptions } from '../transport';
+import { eSignApiRequest } from '../transport';
+import { detectFileType, fileStem, uploadForm } from './utils';
+
+/**
+ * Reads the item's binary through n8n's helpers (works in memory, filesystem and S3 modes),
+ * refuses anything that is not PDF/PNG/JPG before any request, and uploads it.
+ */
+export async function uploadBinary(
+	this: IExecuteFunctions,
+	i: number,
+	binaryPropertyName: string,
+	title: string,
+	requestOptions: ESignRequestOptions,
+): Promise<IDataObject> {
+	const binaryData = this.helpers.assertBinaryData(i, binaryPropertyName);
+	const buffer = await this.helpers.getBinaryDataBuffer(i, binaryPropertyName);
+	const detected = detectFileType(buffer);
+	const shownName = binaryData.fileName ?? binaryPropertyName;
+	if (!detected) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`Item ${i}: the file in binary field "${binaryPropertyName}" (${shownName}, ${binaryData.mimeType}) is not a PDF, PNG or JPG`,
+			{
+				itemIndex: i,
+				description:
+					'eSign accepts PDF, PNG and JPG files only, recognised by their content. Convert the file first (e.g. to PDF).',
+			},
+		);
+	}
+	let fileName = binaryData.fileName ?? `document.${detected.extension}`;
+	if (!/\.[A-Za-z0-9]+$/.test(fileName)) fileName += `.${detected.extension}`;
+	return (await eSignApiRequest.call(this, 'POST', '/documents/upload', {
+		...requestOptions,
+		body: uploadForm(buffer, fileName, detected.mimeType, title.trim() || fileStem(fileName)),
+	})) as IDataObject;
+}

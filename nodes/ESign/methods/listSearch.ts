@@ -1,0 +1,37 @@
+import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
+
+import { eSignApiRequest, eSignApiRequestFull } from '../transport';
+
+const PAGE_SIZE = 50;
+
+export async function searchDocuments(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	const page = Number(paginationToken ?? 1) || 1;
+	const qs: IDataObject = { page, per_page: PAGE_SIZE };
+	if (filter?.trim()) qs.search = filter.trim();
+	const response = await eSignApiRequestFull.call(this, 'GET', '/documents', { qs });
+	const documents = (Array.isArray(response.body) ? response.body : []) as IDataObject[];
+	const totalPages = Number(response.headers['x-esign-totalpages'] ?? 1);
+	return {
+		results: documents.map((d) => ({
+			name: `${d.title} (#${d.id}, ${d.status})`,
+			value: String(d.id),
+		})),
+		paginationToken: page < totalPages ? String(page + 1) : undefined,
+	};
+}
+
+export async function searchTemplates(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+	const qs: IDataObject = { per_page: 100 };
+	if (filter?.trim()) qs.search = filter.trim();
+	const templates = (await eSignApiRequest.call(this, 'GET', '/templates', { qs })) as IDataObject[];
+	return {
+		results: (Array.isArray(templates) ? templates : []).map((t) => ({
+			name: `${t.name} (#${t.id})`,
+			value: String(t.id),
+		})),
+	};
+}
