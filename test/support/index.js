@@ -1,0 +1,147 @@
+// Shared plumbing for the node tests: a sandbox per test file, credentials for its keys,
+// direct API/control calls for arranging and checking state, and one-line node runs.
+const { createSandbox } = require('../sandbox');
+const harness = require('../harness');
+
+const ESIGN = 'n8n-nodes-esign.eSign';
+
+function credentialsFor(sb, who = 'admin') {
+	return {
+		siteUrl: sb.url,
+		apiKey: sb.keys[who].key,
+		apiSecret: sb.keys[who].secret,
+		webhookSecret: sb.webhookSecret,
+	};
+}
+
+async function control(sb, method, path, body) {
+	const res = await fetch(sb.url + path, {
+		method,
+		headers: body === undefined ? {} : { 'content-type': 'application/json' },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	const text = await res.text();
+	let json;
+	try {
+		json = JSON.parse(text);
+	} catch {
+		json = text;
+	}
+	if (!res.ok) throw new Error(`control ${method} ${path} → ${res.status}: ${text}`);
+	return json;
+}
+
+/** Direct API call with a key, for arranging fixtures and checking results independently of the node. */
+async function api(sb, method, path, body, who = 'admin') {
+	const res = await fetch(sb.apiUrl + path, {
+		method,
+		headers: {
+			'X-ESIGN-API-Key': sb.keys[who].key,
+			'X-ESIGN-API-Secret': sb.keys[who].secret,
+			...(body === undefined ? {} : { 'content-type': 'application/json' }),
+		},
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	const text = await res.text();
+	return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+}
+
+async function upload(sb, buffer, fileName, title, who = 'admin') {
+	const form = new FormData();
+	form.append('file', new Blob([buffer]), fileName);
+	if (title) form.append('title', title);
+	const res = await fetch(sb.apiUrl + '/documents/upload', {
+		method: 'POST',
+		headers: { 'X-ESIGN-API-Key': sb.keys[who].key, 'X-ESIGN-API-Secret': sb.keys[who].secret },
+		body: form,
+	});
+	if (res.status !== 201) throw new Error(`upload → ${res.status}: ${await res.text()}`);
+	return await res.json();
+}
+
+async function sample(sb, name) {
+	const res = await fetch(`${sb.url}/__sandbox/samples/${name}`);
+	if (!res.ok) throw new Error(`sample ${name} → ${res.status}`);
+	return Buffer.from(await res.arrayBuffer());
+}
+
+/** A draft with signers (each with a signature field unless fields: false), made through the API. */
+async function makeDraft(sb, { title = 'Draft', signers = [], fields = true, who = 'admin' } = {}) {
+	const doc = await upload(sb, await sample(sb, 'contract.pdf'), 'contract.pdf', title, who);
+	const added = [];
+	for (const s of signers) {
+		const r = await api(sb, 'POST', `/documents/${doc.id}/signers`, s, who);
+		if (r.status >= 300) throw new Error(`add signer → ${r.status} ${JSON.stringify(r.body)}`);
+		added.push(r.body);
+	}
+	if (fields && added.length) {
+		const r = await api(
+			sb,
+			'POST',
+			`/documents/${doc.id}/fields`,
+			{
+				fields: added.map((s, n) => ({
+					signer_id: Number(s.id),
+					field_type: 'signature',
+					page_number: 1,
+					position_x: 72,
+					position_y: 100 + n * 80,
+				})),
+			},
+			who,
+		);
+		if (r.status >= 300) throw new Error(`fields → ${r.status} ${JSON.stringify(r.body)}`);
+	}
+	return { ...doc, signers: added };
+}
+
+async function sentDocument(sb, opts = {}) {
+	const doc = await makeDraft(sb, {
+		signers: [
+			{ name: 'Ann Signer', email: 'ann@example.org' },
+			{ name: 'Bob Signer', email: 'bob@example.org' },
+		],
+		...opts,
+	});
+	const r = await api(sb, 'POST', `/documents/${doc.id}/send`, undefined, opts.who);
+	if (r.status !== 200) throw new Error(`send → ${r.status} ${JSON.stringify(r.body)}`);
+	return doc;
+}
+
+const rl = (value) => ({ __rl: true, mode: 'id', value: String(value) });
+
+/** Runs the eSign action node once through the real engine. */
+function esign(sb, parameters, { who = 'admin', ...rest } = {}) {
+	return harness.runNode({ type: ESIGN, parameters, credentials: credentialsFor(sb, who), ...rest });
+}
+
+async function requestLog(sb) {
+	return await control(sb, 'GET', '/__sandbox/requests');
+}
+
+async function clearLog(sb) {
+	await control(sb, 'DELETE', '/__sandbox/requests');
+}
+
+/** Requests that reached the API, as "METHOD /path" (query left out). */
+async function requestLines(sb) {
+	return (await requestLog(sb)).map((r) => `${r.method} ${r.path.replace('/wp-json/esign/v1', '')}`);
+}
+
+module.exports = {
+	ESIGN,
+	api,
+	clearLog,
+	control,
+	createSandbox,
+	credentialsFor,
+	esign,
+	harness,
+	makeDraft,
+	requestLines,
+	requestLog,
+	rl,
+	sample,
+	sentDocument,
+	upload,
+};
