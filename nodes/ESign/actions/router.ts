@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, IPairedItemData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, IPairedItemData, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import * as document from './document/Document.resource';
@@ -58,7 +58,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			if (error instanceof NodeApiError) {
 				error.context.itemIndex = i;
 				// The constructor hands back the same error: its message and description stay intact.
-				throw new NodeApiError(this.getNode(), error as unknown as IDataObject as never, { itemIndex: i });
+				throw new NodeApiError(this.getNode(), error as unknown as JsonObject, { itemIndex: i });
 			}
 			throw new NodeOperationError(this.getNode(), error as Error, { itemIndex: i });
 		}

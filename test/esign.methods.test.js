@@ -1,0 +1,99 @@
+// The editor helpers of the eSign node (document/template pickers, signer options, template
+// variables for the resource mapper), called through n8n-core's LoadOptionsContext.
+const { api, control, createSandbox, credentialsFor, harness, makeDraft } = require('./support');
+
+let sb;
+beforeAll(async () => {
+	sb = await createSandbox({ port: 0, rateLimits: false });
+});
+afterAll(async () => {
+	await sb.close();
+});
+beforeEach(async () => {
+	await control(sb, 'POST', '/__sandbox/reset');
+});
+
+const call = (kind, method, { parameters = {}, args = [], who = 'admin' } = {}) =>
+	harness.runMethod({ kind, method, parameters, args, credentials: credentialsFor(sb, who) });
+
+describe('document picker (listSearch.searchDocuments)', () => {
+	test('searches by title and pages through results with a token', async () => {
+		await control(sb, 'POST', '/__sandbox/seed/documents', { count: 60, owner: 'admin', titlePrefix: 'Lease' });
+		await control(sb, 'POST', '/__sandbox/seed/documents', { count: 3, owner: 'admin', titlePrefix: 'Invoice' });
+		const invoices = await call('listSearch', 'searchDocuments', { args: ['invoice'] });
+		expect(invoices.results).toHaveLength(3);
+		expect(invoices.results[0].name).toMatch(/^Invoice.* \(#\d+, draft\)$/);
+		expect(invoices.paginationToken).toBeUndefined();
+
+		const first = await call('listSearch', 'searchDocuments', { args: ['lease'] });
+		expect(first.results).toHaveLength(50);
+		expect(first.paginationToken).toBe('2');
+		const second = await call('listSearch', 'searchDocuments', { args: ['lease', first.paginationToken] });
+		expect(second.results).toHaveLength(10);
+		expect(second.paginationToken).toBeUndefined();
+		const values = new Set([...first.results, ...second.results].map((r) => r.value));
+		expect(values.size).toBe(60);
+	});
+
+	test('a non-admin key only lists its own documents', async () => {
+		await control(sb, 'POST', '/__sandbox/seed/documents', { count: 2, owner: 'user' });
+		await control(sb, 'POST', '/__sandbox/seed/documents', { count: 5, owner: 'user2' });
+		const mine = await call('listSearch', 'searchDocuments', { who: 'user' });
+		expect(mine.results).toHaveLength(2);
+	});
+});
+
+describe('template picker (listSearch.searchTemplates)', () => {
+	test('lists templates, filtered by the search text', async () => {
+		const all = await call('listSearch', 'searchTemplates');
+		expect(all.results.map((r) => r.name)).toEqual(expect.arrayContaining([expect.stringMatching(/^Rental Agreement \(#\d+\)$/)]));
+		const nda = await call('listSearch', 'searchTemplates', { args: ['NDA'] });
+		expect(nda.results.map((r) => r.name)).toEqual([expect.stringMatching(/^Mutual NDA/)]);
+	});
+});
+
+describe('signer options (loadOptions.getSigners)', () => {
+	test('lists the signers of the chosen document', async () => {
+		const doc = await makeDraft(sb, {
+			signers: [
+				{ name: 'Ann', email: 'ann@example.org' },
+				{ name: 'Bob', email: 'bob@example.org' },
+			],
+		});
+		const options = await call('loadOptions', 'getSigners', {
+			parameters: { resource: 'document', operation: 'remind', documentId: { __rl: true, mode: 'list', value: String(doc.id) } },
+		});
+		expect(options.map((o) => o.name)).toEqual(['Ann <ann@example.org>', 'Bob <bob@example.org>']);
+		expect(options.map((o) => o.value)).toEqual(doc.signers.map((s) => String(s.id)));
+	});
+
+	test('asks for a document first when none is chosen', async () => {
+		await expect(
+			call('loadOptions', 'getSigners', { parameters: { resource: 'document', operation: 'remind', documentId: { __rl: true, mode: 'list', value: '' } } }),
+		).rejects.toThrow(/Choose a document first/);
+	});
+});
+
+describe('template variables (resourceMapping.getTemplateVariables)', () => {
+	test('columns come from the template’s variables (key, label, type)', async () => {
+		const templates = (await api(sb, 'GET', '/templates')).body;
+		const rental = templates.find((t) => t.name === 'Rental Agreement');
+		const mapped = await call('resourceMapping', 'getTemplateVariables', {
+			parameters: { resource: 'template', operation: 'createDocument', templateId: { __rl: true, mode: 'id', value: String(rental.id) } },
+		});
+		expect(mapped.fields.map((f) => f.id)).toEqual(rental.variables.map((v) => v.key));
+		for (const field of mapped.fields) {
+			expect(field).toMatchObject({ required: false, display: true, canBeUsedToMatch: false });
+			const variable = rental.variables.find((v) => v.key === field.id);
+			expect(field.displayName).toContain(variable.key);
+		}
+	});
+
+	test('no template chosen → an empty list with a notice', async () => {
+		const mapped = await call('resourceMapping', 'getTemplateVariables', {
+			parameters: { resource: 'template', operation: 'createDocument', templateId: { __rl: true, mode: 'list', value: '' } },
+		});
+		expect(mapped.fields).toEqual([]);
+		expect(mapped.emptyFieldsNotice).toMatch(/Choose a template first/);
+	});
+});
