@@ -3,7 +3,6 @@ const {
 	api,
 	clearLog,
 	control,
-	createSandbox,
 	esign,
 	makeDraft,
 	requestLines,
@@ -11,18 +10,10 @@ const {
 	sample,
 	sentDocument,
 	upload,
+	useSandbox,
 } = require('./support');
 
-let sb;
-beforeAll(async () => {
-	sb = await createSandbox({ port: 0, rateLimits: false });
-});
-afterAll(async () => {
-	await sb.close();
-});
-beforeEach(async () => {
-	await control(sb, 'POST', '/__sandbox/reset');
-});
+const sb = useSandbox();
 
 const pdfInput = async (name = 'contract.pdf', fileName = name, mimeType = 'application/pdf') => [
 	{ json: {}, binary: { data: { data: await sample(sb, name), fileName, mimeType } } },

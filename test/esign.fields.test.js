@@ -1,17 +1,8 @@
 // Field → Get Many / Replace All: defaults per type, coordinate conversion, checks before the call,
 // replace-all semantics and combining items, through the engine against the sandbox.
-const { api, clearLog, control, createSandbox, esign, makeDraft, requestLines, rl } = require('./support');
+const { api, clearLog, control, esign, makeDraft, requestLines, rl, useSandbox } = require('./support');
 
-let sb;
-beforeAll(async () => {
-	sb = await createSandbox({ port: 0, rateLimits: false });
-});
-afterAll(async () => {
-	await sb.close();
-});
-beforeEach(async () => {
-	await control(sb, 'POST', '/__sandbox/reset');
-});
+const sb = useSandbox();
 
 const DEFAULTS = {
 	signature: [200, 60],

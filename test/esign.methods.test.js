@@ -1,17 +1,8 @@
 // The editor helpers of the eSign node (document/template pickers, signer options, template
 // variables for the resource mapper), called through n8n-core's LoadOptionsContext.
-const { api, control, createSandbox, credentialsFor, harness, makeDraft } = require('./support');
+const { api, control, credentialsFor, harness, makeDraft, useSandbox } = require('./support');
 
-let sb;
-beforeAll(async () => {
-	sb = await createSandbox({ port: 0, rateLimits: false });
-});
-afterAll(async () => {
-	await sb.close();
-});
-beforeEach(async () => {
-	await control(sb, 'POST', '/__sandbox/reset');
-});
+const sb = useSandbox();
 
 const call = (kind, method, { parameters = {}, args = [], who = 'admin' } = {}) =>
 	harness.runMethod({ kind, method, parameters, args, credentials: credentialsFor(sb, who) });

@@ -1,16 +1,7 @@
 // Template operations and Create and Send, through the engine against the sandbox.
-const { api, clearLog, control, createSandbox, esign, requestLines, rl, sample } = require('./support');
+const { api, clearLog, control, esign, requestLines, rl, sample, useSandbox } = require('./support');
 
-let sb;
-beforeAll(async () => {
-	sb = await createSandbox({ port: 0, rateLimits: false });
-});
-afterAll(async () => {
-	await sb.close();
-});
-beforeEach(async () => {
-	await control(sb, 'POST', '/__sandbox/reset');
-});
+const sb = useSandbox();
 
 async function templateNamed(name, who = 'admin') {
 	const list = (await api(sb, 'GET', '/templates', undefined, who)).body;

@@ -13,18 +13,10 @@ const {
 	requestLines,
 	rl,
 	sample,
+	useSandbox,
 } = require('./support');
 
-let sb;
-beforeAll(async () => {
-	sb = await createSandbox({ port: 0, rateLimits: false });
-});
-afterAll(async () => {
-	await sb.close();
-});
-beforeEach(async () => {
-	await control(sb, 'POST', '/__sandbox/reset');
-});
+const sb = useSandbox();
 
 const stats = { resource: 'stats', operation: 'get' };
 

@@ -108,6 +108,24 @@ async function sentDocument(sb, opts = {}) {
 	return doc;
 }
 
+/**
+ * One sandbox per test file (rate limits off), reset before each test. Returns a stand-in that
+ * forwards to the sandbox once beforeAll has started it.
+ */
+function useSandbox(options = {}) {
+	let instance;
+	beforeAll(async () => {
+		instance = await createSandbox({ port: 0, rateLimits: false, ...options });
+	});
+	afterAll(async () => {
+		await instance?.close();
+	});
+	beforeEach(async () => {
+		await control(instance, 'POST', '/__sandbox/reset');
+	});
+	return new Proxy({}, { get: (_, property) => instance[property] });
+}
+
 const rl = (value) => ({ __rl: true, mode: 'id', value: String(value) });
 
 /** Runs the eSign action node once through the real engine. */
@@ -144,4 +162,5 @@ module.exports = {
 	sample,
 	sentDocument,
 	upload,
+	useSandbox,
 };

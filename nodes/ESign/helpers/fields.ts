@@ -1,4 +1,5 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, jsonParse } from 'n8n-workflow';
 
 /** Default sizes in points from the API reference, used when width or height is left at 0. */
 export const FIELD_DEFAULT_SIZES: Record<string, { width: number; height: number }> = {
@@ -163,6 +164,78 @@ export const coordinateOptions: INodeProperties[] = [
 		default: 792,
 	},
 ];
+
+/** The coordinate options as they sit inside an "Options" collection. */
+export const coordinateCollectionOptions: INodeProperties[] = coordinateOptions.map((property) =>
+	property.name === 'customPageHeight'
+		? { ...property, displayOptions: { show: { pageHeight: ['custom'] } } }
+		: property,
+);
+
+/**
+ * "Define Fields" (UI list or JSON) with both inputs. `signer` is the row property naming who
+ * fills the field; `jsonSigner` is how the JSON form names it (signer_id, or a signer reference).
+ */
+export function fieldInputProperties(
+	signer: INodeProperties,
+	jsonSigner: { key: string; example: string; description: string },
+	uiDescription?: string,
+): INodeProperties[] {
+	return [
+		{
+			displayName: 'Define Fields',
+			name: 'fieldsInput',
+			type: 'options',
+			options: [
+				{ name: 'Using Fields Below', value: 'ui' },
+				{ name: 'Using JSON', value: 'json' },
+			],
+			default: 'ui',
+		},
+		{
+			displayName: 'Fields',
+			name: 'fieldsUi',
+			type: 'fixedCollection',
+			typeOptions: { multipleValues: true },
+			placeholder: 'Add Field',
+			default: {},
+			options: [{ displayName: 'Field', name: 'field', values: fieldRowProperties(signer) }],
+			displayOptions: { show: { fieldsInput: ['ui'] } },
+			...(uiDescription ? { description: uiDescription } : {}),
+		},
+		{
+			displayName: 'Fields (JSON)',
+			name: 'fieldsJson',
+			type: 'json',
+			default: `[\n  {\n    "${jsonSigner.key}": ${jsonSigner.example},\n    "field_type": "signature",\n    "page_number": 1,\n    "position_x": 72,\n    "position_y": 650\n  }\n]`,
+			description: jsonSigner.description,
+			displayOptions: { show: { fieldsInput: ['json'] } },
+		},
+	];
+}
+
+/** The item's field rows, from the UI list or the JSON array. */
+export function readFieldRows(this: IExecuteFunctions, i: number): IDataObject[] {
+	if (this.getNodeParameter('fieldsInput', i) === 'json') {
+		const raw = this.getNodeParameter('fieldsJson', i, '[]');
+		const parsed = typeof raw === 'string' ? jsonParse<unknown>(raw, { fallbackValue: undefined }) : raw;
+		if (!Array.isArray(parsed)) {
+			throw new NodeOperationError(this.getNode(), `Item ${i}: "Fields (JSON)" must be a JSON array of fields`, {
+				itemIndex: i,
+			});
+		}
+		return parsed as IDataObject[];
+	}
+	return ((this.getNodeParameter('fieldsUi', i, {}) as IDataObject).field ?? []) as IDataObject[];
+}
+
+/** Validation problems found before the call, as one error naming the item. */
+export function fieldsError(this: IExecuteFunctions, i: number, errors: string[]): NodeOperationError {
+	return new NodeOperationError(this.getNode(), `Item ${i}: invalid "Fields": ${errors[0]}`, {
+		itemIndex: i,
+		description: errors.join('\n'),
+	});
+}
 
 export interface CoordinateSettings {
 	origin: 'topLeft' | 'bottomLeft';

@@ -77,3 +77,13 @@ export function uploadForm(buffer: Buffer, fileName: string, mimeType: string, t
 	if (title) form.append('title', title);
 	return form;
 }
+
+/** The non-empty trimmed text values of `keys` in a collection, for a request body. */
+export function pickText(collection: IDataObject, keys: string[]): IDataObject {
+	const picked: IDataObject = {};
+	for (const key of keys) {
+		const value = typeof collection[key] === 'string' ? (collection[key] as string).trim() : '';
+		if (value) picked[key] = value;
+	}
+	return picked;
+}

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { getRequestOptions, toExecutionData } from '../../helpers/utils';
+import { getRequestOptions, pickText, toExecutionData } from '../../helpers/utils';
 import { eSignApiRequest } from '../../transport';
 
 const properties: INodeProperties[] = [
@@ -50,11 +50,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		throw new NodeOperationError(this.getNode(), `Item ${i}: "Title" is required`, { itemIndex: i });
 	}
 	const additional = this.getNodeParameter('additionalFields', i, {}) as IDataObject;
-	const body: IDataObject = { title };
-	for (const key of ['file_path', 'original_filename']) {
-		const value = typeof additional[key] === 'string' ? (additional[key] as string).trim() : '';
-		if (value) body[key] = value;
-	}
+	const body: IDataObject = { title, ...pickText(additional, ['file_path', 'original_filename']) };
 	const document = (await eSignApiRequest.call(this, 'POST', '/documents', {
 		...getRequestOptions.call(this, i),
 		body,

@@ -1,9 +1,17 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, jsonParse, updateDisplayOptions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { uploadBinary } from '../../helpers/documents';
-import { buildFields, coordinateOptions, coordinateSettings, fieldRowProperties } from '../../helpers/fields';
-import { getRequestOptions, isValidEmail, toExecutionData } from '../../helpers/utils';
+import {
+	buildFields,
+	coordinateCollectionOptions,
+	coordinateSettings,
+	fieldInputProperties,
+	fieldsError,
+	readFieldRows,
+} from '../../helpers/fields';
+import { readSignerRows } from '../../helpers/signers';
+import { getRequestOptions, toExecutionData } from '../../helpers/utils';
 import { eSignApiRequest } from '../../transport';
 import { binaryPropertyInput, signerFields } from '../common.descriptions';
 
@@ -35,37 +43,16 @@ const properties: INodeProperties[] = [
 		required: true,
 		options: [{ displayName: 'Signer', name: 'signer', values: signerFields }],
 	},
-	{
-		displayName: 'Define Fields',
-		name: 'fieldsInput',
-		type: 'options',
-		options: [
-			{ name: 'Using Fields Below', value: 'ui' },
-			{ name: 'Using JSON', value: 'json' },
-		],
-		default: 'ui',
-	},
-	{
-		displayName: 'Fields',
-		name: 'fieldsUi',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true },
-		placeholder: 'Add Field',
-		default: {},
-		options: [{ displayName: 'Field', name: 'field', values: fieldRowProperties(signerReference) }],
-		displayOptions: { show: { fieldsInput: ['ui'] } },
-		description: 'Every signer needs at least one signature field before the document can be sent',
-	},
-	{
-		displayName: 'Fields (JSON)',
-		name: 'fieldsJson',
-		type: 'json',
-		default:
-			'[\n  {\n    "signer": 1,\n    "field_type": "signature",\n    "page_number": 1,\n    "position_x": 72,\n    "position_y": 650\n  }\n]',
-		description:
-			'Array of fields as the API takes them, with "signer" (position in the Signers list, from 1, or email) instead of signer_ID',
-		displayOptions: { show: { fieldsInput: ['json'] } },
-	},
+	...fieldInputProperties(
+		signerReference,
+		{
+			key: 'signer',
+			example: '1',
+			description:
+				'Array of fields as the API takes them, with "signer" (position in the Signers list, from 1, or email) instead of signer_ID',
+		},
+		'Every signer needs at least one signature field before the document can be sent',
+	),
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -73,11 +60,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add option',
 		default: {},
 		options: [
-			...coordinateOptions.map((property) =>
-				property.name === 'customPageHeight'
-					? { ...property, displayOptions: { show: { pageHeight: ['custom'] } } }
-					: property,
-			),
+			...coordinateCollectionOptions,
 			{
 				displayName: 'Keep Draft on Failure',
 				name: 'keepDraftOnFailure',
@@ -102,39 +85,19 @@ interface SignerInput {
 }
 
 function readSigners(this: IExecuteFunctions, i: number): SignerInput[] {
-	const rows = ((this.getNodeParameter('signers', i, {}) as IDataObject).signer ?? []) as IDataObject[];
+	const rows = readSignerRows.call(this, i);
 	if (!rows.length) {
 		throw new NodeOperationError(this.getNode(), `Item ${i}: "Signers" needs at least one signer`, {
 			itemIndex: i,
 		});
 	}
-	return rows.map((row, index) => {
-		const name = String(row.name ?? '').trim();
-		const email = String(row.email ?? '').trim();
-		if (!name || !isValidEmail(email)) {
-			throw new NodeOperationError(
-				this.getNode(),
-				`Item ${i}: signer ${index + 1} in "Signers" needs a name and a valid email (got "${name}", "${email}")`,
-				{ itemIndex: i },
-			);
-		}
-		const order = Number(row.signingOrder ?? 0);
-		return { name, email, role: (row.role as string) || 'signer', signing_order: order > 0 ? order : index + 1 };
-	});
-}
-
-function readFieldRows(this: IExecuteFunctions, i: number): IDataObject[] {
-	if (this.getNodeParameter('fieldsInput', i) === 'json') {
-		const raw = this.getNodeParameter('fieldsJson', i, '[]');
-		const parsed = typeof raw === 'string' ? jsonParse<unknown>(raw, { fallbackValue: undefined }) : raw;
-		if (!Array.isArray(parsed)) {
-			throw new NodeOperationError(this.getNode(), `Item ${i}: "Fields (JSON)" must be a JSON array of fields`, {
-				itemIndex: i,
-			});
-		}
-		return parsed as IDataObject[];
-	}
-	return ((this.getNodeParameter('fieldsUi', i, {}) as IDataObject).field ?? []) as IDataObject[];
+	// Unset orders follow the list order, so fields can refer to signers by position.
+	return rows.map((row, index) => ({
+		name: row.name,
+		email: row.email,
+		role: row.role,
+		signing_order: row.signingOrder || index + 1,
+	}));
 }
 
 /** A signer reference is a 1-based position in the Signers list or one of their emails. */
@@ -169,12 +132,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		const { index, error } = resolve(row);
 		return error ? { error } : { id: (index as number) + 1 };
 	});
-	if (planned.errors.length) {
-		throw new NodeOperationError(this.getNode(), `Item ${i}: invalid "Fields": ${planned.errors[0]}`, {
-			itemIndex: i,
-			description: planned.errors.join('\n'),
-		});
-	}
+	if (planned.errors.length) throw fieldsError.call(this, i, planned.errors);
 	const unsigned = signers.filter(
 		(_, index) => !planned.fields.some((f) => f.field_type === 'signature' && f.signer_id === index + 1),
 	);

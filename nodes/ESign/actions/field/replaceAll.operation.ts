@@ -1,7 +1,15 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, jsonParse, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-import { buildFields, coordinateOptions, coordinateSettings, fieldRowProperties, signerIdFromRow } from '../../helpers/fields';
+import {
+	buildFields,
+	coordinateCollectionOptions,
+	coordinateSettings,
+	fieldInputProperties,
+	fieldsError,
+	readFieldRows,
+	signerIdFromRow,
+} from '../../helpers/fields';
 import { getDocumentId, getRequestOptions } from '../../helpers/utils';
 import { eSignApiRequest } from '../../transport';
 import { documentRLC } from '../common.descriptions';
@@ -26,36 +34,12 @@ const properties: INodeProperties[] = [
 		default: '',
 	},
 	documentRLC,
-	{
-		displayName: 'Define Fields',
-		name: 'fieldsInput',
-		type: 'options',
-		options: [
-			{ name: 'Using Fields Below', value: 'ui' },
-			{ name: 'Using JSON', value: 'json' },
-		],
-		default: 'ui',
-	},
-	{
-		displayName: 'Fields',
-		name: 'fieldsUi',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true },
-		placeholder: 'Add Field',
-		default: {},
-		options: [{ displayName: 'Field', name: 'field', values: fieldRowProperties(signerPicker) }],
-		displayOptions: { show: { fieldsInput: ['ui'] } },
-	},
-	{
-		displayName: 'Fields (JSON)',
-		name: 'fieldsJson',
-		type: 'json',
-		default:
-			'[\n  {\n    "signer_id": 1,\n    "field_type": "signature",\n    "page_number": 1,\n    "position_x": 72,\n    "position_y": 650\n  }\n]',
+	...fieldInputProperties(signerPicker, {
+		key: 'signer_id',
+		example: '1',
 		description:
 			'Array of fields as the API takes them: signer_ID, field_type, page_number, position_x, position_y, and optionally width, height, is_required, font_size, font_family, placeholder, options',
-		displayOptions: { show: { fieldsInput: ['json'] } },
-	},
+	}),
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -71,11 +55,7 @@ const properties: INodeProperties[] = [
 				description:
 					'Whether to send the fields of all input items that target the same document in one call (e.g. one item per field). Off: each item replaces the fields again, so only the last item’s fields remain.',
 			},
-			...coordinateOptions.map((property) =>
-				property.name === 'customPageHeight'
-					? { ...property, displayOptions: { show: { pageHeight: ['custom'] } } }
-					: property,
-			),
+			...coordinateCollectionOptions,
 		],
 	},
 ];
@@ -83,20 +63,6 @@ const properties: INodeProperties[] = [
 const displayOptions = { show: { resource: ['field'], operation: ['replaceAll'] } };
 
 export const description = updateDisplayOptions(displayOptions, properties);
-
-function readRows(this: IExecuteFunctions, i: number): IDataObject[] {
-	if (this.getNodeParameter('fieldsInput', i) === 'json') {
-		const raw = this.getNodeParameter('fieldsJson', i, '[]');
-		const parsed = typeof raw === 'string' ? jsonParse<unknown>(raw, { fallbackValue: undefined }) : raw;
-		if (!Array.isArray(parsed)) {
-			throw new NodeOperationError(this.getNode(), `Item ${i}: "Fields (JSON)" must be a JSON array of fields`, {
-				itemIndex: i,
-			});
-		}
-		return parsed as IDataObject[];
-	}
-	return ((this.getNodeParameter('fieldsUi', i, {}) as IDataObject).field ?? []) as IDataObject[];
-}
 
 /**
  * With "Combine Items for the Same Document", items targeting one document form one call;
@@ -138,18 +104,13 @@ export async function execute(
 	let nextNumber = 1;
 	for (const item of group) {
 		const options = this.getNodeParameter('options', item, {}) as IDataObject;
-		const rows = readRows.call(this, item);
+		const rows = readFieldRows.call(this, item);
 		const built = buildFields(rows, coordinateSettings(options), signerIdFromRow, nextNumber);
 		nextNumber += rows.length;
 		fields.push(...built.fields);
 		errors.push(...built.errors);
 	}
-	if (errors.length) {
-		throw new NodeOperationError(this.getNode(), `Item ${i}: invalid "Fields": ${errors[0]}`, {
-			itemIndex: i,
-			description: errors.join('\n'),
-		});
-	}
+	if (errors.length) throw fieldsError.call(this, i, errors);
 	const saved = (await eSignApiRequest.call(this, 'POST', `/documents/${id}/fields`, {
 		...getRequestOptions.call(this, i),
 		body: { fields },

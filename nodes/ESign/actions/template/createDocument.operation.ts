@@ -7,7 +7,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { getRequestOptions, getTemplateId, isValidEmail, toExecutionData } from '../../helpers/utils';
+import { readSignerRows } from '../../helpers/signers';
+import { getRequestOptions, getTemplateId, pickText, toExecutionData } from '../../helpers/utils';
 import { eSignApiRequest } from '../../transport';
 import { signerFields, templateRLC } from '../common.descriptions';
 
@@ -132,21 +133,10 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	const title = (this.getNodeParameter('title', i, '') as string).trim();
 	const send = this.getNodeParameter('send', i, true) as boolean;
 	const additional = this.getNodeParameter('additionalFields', i, {}) as IDataObject;
-	const rows = ((this.getNodeParameter('signers', i, {}) as IDataObject).signer ?? []) as IDataObject[];
-
-	const signers = rows.map((row, index) => {
-		const name = String(row.name ?? '').trim();
-		const email = String(row.email ?? '').trim();
-		if (!name || !isValidEmail(email)) {
-			throw new NodeOperationError(
-				this.getNode(),
-				`Item ${i}: signer ${index + 1} in "Signers" needs a name and a valid email (got "${name}", "${email}")`,
-				{ itemIndex: i },
-			);
-		}
-		const signer: IDataObject = { name, email, role: (row.role as string) || 'signer' };
-		if (Number(row.signingOrder) > 0) signer.signing_order = Number(row.signingOrder);
-		if (row.requireWpLogin === true) signer.require_wp_login = true;
+	const signers = readSignerRows.call(this, i).map((row) => {
+		const signer: IDataObject = { name: row.name, email: row.email, role: row.role };
+		if (row.signingOrder) signer.signing_order = row.signingOrder;
+		if (row.requireWpLogin) signer.require_wp_login = true;
 		return signer;
 	});
 	if (send && signers.length === 0) {
@@ -159,10 +149,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	const body: IDataObject = { send, variables: readVariables.call(this, i) };
 	if (title) body.title = title;
 	if (signers.length) body.signers = signers;
-	for (const key of ['client_name', 'property_address', 'appointment_date']) {
-		const value = typeof additional[key] === 'string' ? (additional[key] as string).trim() : '';
-		if (value) body[key] = value;
-	}
+	Object.assign(body, pickText(additional, ['client_name', 'property_address', 'appointment_date']));
 	const created = (await eSignApiRequest.call(this, 'POST', `/templates/${id}/documents`, {
 		...getRequestOptions.call(this, i),
 		body,

@@ -1,0 +1,37 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { isValidEmail } from './utils';
+
+export interface SignerRow {
+	name: string;
+	email: string;
+	role: string;
+	/** 0 when left unset. */
+	signingOrder: number;
+	requireWpLogin: boolean;
+}
+
+/** The item's "Signers" list, each with a name and a valid email, checked before any request. */
+export function readSignerRows(this: IExecuteFunctions, i: number): SignerRow[] {
+	const rows = ((this.getNodeParameter('signers', i, {}) as IDataObject).signer ?? []) as IDataObject[];
+	return rows.map((row, index) => {
+		const name = String(row.name ?? '').trim();
+		const email = String(row.email ?? '').trim();
+		if (!name || !isValidEmail(email)) {
+			throw new NodeOperationError(
+				this.getNode(),
+				`Item ${i}: signer ${index + 1} in "Signers" needs a name and a valid email (got "${name}", "${email}")`,
+				{ itemIndex: i },
+			);
+		}
+		const order = Number(row.signingOrder ?? 0);
+		return {
+			name,
+			email,
+			role: (row.role as string) || 'signer',
+			signingOrder: Number.isFinite(order) && order > 0 ? order : 0,
+			requireWpLogin: row.requireWpLogin === true,
+		};
+	});
+}
