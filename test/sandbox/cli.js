@@ -1,0 +1,54 @@
+#!/usr/bin/env node
+'use strict';
+/** `npm run sandbox`: the sandbox on 127.0.0.1:8787 (--port / SANDBOX_PORT) with the spec's rate limits. */
+
+const { createSandbox, SPEC_RATE_LIMITS } = require('./index');
+
+function option(name) {
+	const args = process.argv.slice(2);
+	const i = args.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`));
+	if (i === -1) return undefined;
+	return args[i].includes('=') ? args[i].split('=').slice(1).join('=') : args[i + 1];
+}
+
+async function main() {
+	const port = Number(option('port') ?? process.env.SANDBOX_PORT ?? 8787);
+	if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`Invalid port: ${port}`);
+	const host = option('host') ?? process.env.SANDBOX_HOST ?? '127.0.0.1';
+	const sb = await createSandbox({ port, host, rateLimits: SPEC_RATE_LIMITS });
+	const { admin } = sb.keys;
+	const lines = [
+		`eSign sandbox running at ${sb.url}`,
+		'',
+		`API URL:        ${sb.apiUrl}`,
+		`Base URL:       ${sb.url}   (what the n8n credential needs)`,
+		`Controls:       ${sb.url}/  (index page), ${sb.url}/__sandbox/...`,
+		`Webhook secret: ${sb.webhookSecret}`,
+		`Rate limits:    ${SPEC_RATE_LIMITS.perKeyPerHour} per key per hour, ${SPEC_RATE_LIMITS.perIpPerMinute} per IP per minute`,
+		'',
+		'Keys:',
+		...Object.entries(sb.keys).map(([name, k]) => `  ${name.padEnd(14)} key ${k.key}   secret ${k.secret}`),
+		'',
+		'Try:',
+		`  curl -i -H 'X-ESIGN-API-Key: ${admin.key}' -H 'X-ESIGN-API-Secret: ${admin.secret}' '${sb.apiUrl}/documents?per_page=5'`,
+		'',
+		'Ctrl-C stops it.',
+	];
+	console.log(lines.join('\n'));
+
+	let stopping = false;
+	const stop = async (signal) => {
+		if (stopping) return;
+		stopping = true;
+		console.log(`\n${signal}: closing the sandbox...`);
+		await sb.close();
+		process.exit(0);
+	};
+	process.on('SIGINT', () => stop('SIGINT'));
+	process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((error) => {
+	console.error(`Sandbox failed to start: ${error.message}`);
+	process.exit(1);
+});

@@ -1,0 +1,91 @@
+'use strict';
+/**
+ * Sandbox eSign site: a plain Node HTTP server implementing the eSign REST API under
+ * /wp-json/esign/v1 plus sandbox-only controls. See CONTRACT.md for the full contract.
+ *
+ *   const { createSandbox } = require('./test/sandbox');
+ *   const sb = await createSandbox({ port: 0 });
+ *   ... fetch(sb.apiUrl + '/documents', { headers: { 'X-ESIGN-API-Key': sb.keys.admin.key, ... } })
+ *   await sb.close();
+ */
+
+const http = require('node:http');
+const { API_PREFIX, handleApi } = require('./api');
+const { handleControl, publicKeys } = require('./controls');
+const { normalizeRateLimits, SPEC_RATE_LIMITS } = require('./auth');
+const { createState, resetData, ts } = require('./store');
+const { createWebhooks } = require('./webhooks');
+const { seedTemplates } = require('./templates');
+const { getSamples } = require('./pdf');
+const { sendJson } = require('./http');
+
+const DEFAULT_WEBHOOK_SECRET = 'whsec_sandbox_3b9f2c7e1a5d48f6b0c2e9a7d1f4c8b5';
+
+/**
+ * @param {object} [opts]
+ * @param {number} [opts.port=0]          0 = a free port
+ * @param {string} [opts.host='127.0.0.1']
+ * @param {object|boolean} [opts.rateLimits=false]  {perKeyPerHour, perIpPerMinute}, true = the spec's values, false = off
+ * @param {string} [opts.webhookSecret=DEFAULT_WEBHOOK_SECRET]
+ * @param {boolean} [opts.seed=true]      seed the templates (users and keys always exist)
+ * @param {string} [opts.publicUrl]       base of signing links when the sandbox is reached under another address
+ */
+async function createSandbox(opts = {}) {
+	const { port = 0, host = '127.0.0.1', rateLimits = false, webhookSecret = DEFAULT_WEBHOOK_SECRET, seed = true, publicUrl } = opts;
+	const state = createState({ rateLimits: normalizeRateLimits(rateLimits), webhookSecret });
+	const core = { state, samples: await getSamples(), publicUrl: '' };
+	core.webhooks = createWebhooks(core);
+	core.reset = () => {
+		resetData(state);
+		if (seed) seedTemplates(core);
+	};
+	core.reset();
+
+	const server = http.createServer((req, res) => {
+		const url = new URL(req.url, 'http://sandbox.local');
+		const handler = url.pathname === '/wp-json' || url.pathname.startsWith('/wp-json/') ? handleApi : handleControl;
+		handler(core, req, res, url).catch((error) => {
+			console.error('[sandbox] request failed:', error);
+			sendJson(res, 500, { code: 'internal_error', message: String(error.message), data: { status: 500 } });
+		});
+	});
+	await new Promise((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(port, host, () => {
+			server.off('error', reject);
+			resolve();
+		});
+	});
+	const actualPort = server.address().port;
+	const url = `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host}:${actualPort}`;
+	core.publicUrl = (publicUrl || url).replace(/\/+$/, '');
+
+	let closing;
+	return {
+		url,
+		apiUrl: url + API_PREFIX,
+		port: actualPort,
+		keys: publicKeys(state),
+		get webhookSecret() {
+			return state.webhookSecret;
+		},
+		/** Live in-memory state (documents, signers, fields, templates: Maps by numeric id; outbox, requestLog, deliveries: arrays). */
+		state,
+		/** Same as POST /__sandbox/reset. */
+		reset: core.reset,
+		/** Resolves once every webhook delivery in flight has settled. */
+		idle: () => core.webhooks.idle(),
+		/** The sandbox clock as `YYYY-MM-DD HH:MM:SS`. */
+		now: () => ts(core),
+		close() {
+			closing ??= new Promise((resolve) => {
+				core.webhooks.close();
+				server.close(() => resolve());
+				server.closeAllConnections();
+			});
+			return closing;
+		},
+	};
+}
+
+module.exports = { createSandbox, DEFAULT_WEBHOOK_SECRET, SPEC_RATE_LIMITS };

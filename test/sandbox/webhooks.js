@@ -1,0 +1,89 @@
+'use strict';
+/**
+ * Signed webhook delivery. The body is PHP-style JSON and the signature is
+ * `sha256=` + lowercase hex HMAC-SHA256 of exactly those bytes. One attempt, 5 s timeout.
+ * Deliveries run in the background (the API answer does not wait); `idle()` waits for them.
+ */
+
+const crypto = require('node:crypto');
+const { phpJson } = require('./util');
+const { nextId, pushCapped, ts } = require('./store');
+
+const EVENTS = ['document.sent', 'document.viewed', 'document.signed', 'document.completed', 'document.declined', 'document.expired'];
+const TIMEOUT_MS = 5000;
+
+const sign = (secret, body) => `sha256=${crypto.createHmac('sha256', secret).update(body).digest('hex')}`;
+
+/** The `data` of a document event; signer events add the signer, declines the reason. */
+function eventData(doc, signer, extra = {}) {
+	const data = { document_id: doc.id, document_title: doc.title, status: doc.status };
+	if (signer) Object.assign(data, { signer_id: signer.id, signer_name: signer.name, signer_email: signer.email });
+	return Object.assign(data, extra);
+}
+
+function createWebhooks(core) {
+	const pending = new Set();
+	const aborter = new AbortController();
+
+	async function deliver(url, event, data) {
+		const body = phpJson({ event, data, timestamp: ts(core) });
+		const signature = sign(core.state.webhookSecret, body);
+		const delivery = { id: nextId(core, 'delivery'), url, event, body, signature, status: null, error: null, at: ts(core) };
+		pushCapped(core.state.deliveries, delivery);
+		try {
+			const res = await fetch(url, {
+				method: 'POST',
+				headers: {
+					'Content-Type': 'application/json; charset=UTF-8',
+					'User-Agent': 'eSign-Sandbox-Webhooks/1.0',
+					'X-ESIGN-Signature': signature,
+					'X-ESIGN-Event': event,
+				},
+				body,
+				redirect: 'manual',
+				signal: AbortSignal.any([AbortSignal.timeout(TIMEOUT_MS), aborter.signal]),
+			});
+			delivery.status = res.status;
+			await res.arrayBuffer().catch(() => {});
+		} catch (e) {
+			delivery.error = e.name === 'TimeoutError' ? `timed out after ${TIMEOUT_MS} ms` : String((e.cause && e.cause.message) || e.message);
+		}
+		return delivery;
+	}
+
+	/** Starts a delivery and tracks it until it settles. */
+	function track(promise) {
+		pending.add(promise);
+		promise.finally(() => pending.delete(promise));
+		return promise;
+	}
+
+	return {
+		EVENTS,
+		eventData,
+		register({ url, events, replace }) {
+			const receiver = { id: nextId(core, 'webhook'), url, events: Array.isArray(events) && events.length ? events : null };
+			if (replace) core.state.webhooks = [];
+			core.state.webhooks.push(receiver);
+			return receiver;
+		},
+		/** Fans an event out to every receiver subscribed to it, in the background. */
+		emit(event, data) {
+			for (const r of core.state.webhooks) {
+				if (!r.events || r.events.includes(event)) track(deliver(r.url, event, data));
+			}
+		},
+		/** Delivers now and resolves with the delivery record(s). */
+		deliverNow(urls, event, data) {
+			return Promise.all(urls.map((url) => track(deliver(url, event, data))));
+		},
+		async idle() {
+			while (pending.size) await Promise.allSettled([...pending]);
+		},
+		close() {
+			aborter.abort();
+		},
+	};
+}
+
+module.exports = { EVENTS, sign, eventData, createWebhooks };
