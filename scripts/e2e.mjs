@@ -1,0 +1,497 @@
+#!/usr/bin/env node
+// `npm run test:e2e`: the package in real n8n, headless, for n8n 2.41.1 and then 1.123.81.
+// Per line: fresh user folder with the packed package installed as a community package, the sandbox
+// and n8n on free 127.0.0.1 ports; node/credential types loaded, every example imported and run with
+// `n8n execute` (checked against the sandbox's request log), the trigger example fired by a real signed
+// document.completed, a forged delivery refused, the credential test; on 2.x the README screenshots.
+// Prints PASS/FAIL per check and ends with the line `N passed, M failed`; exits 1 on any failure.
+// Env: E2E_LINES=2,1 (which lines, in order), E2E_KEEP=1 (keep the temporary user folders),
+//      E2E_SCREENSHOTS=0 (skip screenshots), E2E_TIMEOUT_MIN=30 (watchdog after the runtime install).
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+	LINES,
+	RUNTIME_ROOT,
+	ROOT,
+	createApiKey,
+	ensureCredential,
+	ensureRuntime,
+	executeWorkflow,
+	exportNodes,
+	importWorkflow,
+	installPackageTarball,
+	listExecutionsWithData,
+	listWorkflows,
+	serverVersion,
+	setupOwner,
+	startN8n,
+	stopChildren,
+	stopServers,
+	testCredential,
+} from './lib/runtime.mjs';
+import {
+	CREDENTIAL,
+	NODE_TYPES,
+	TRIGGER_WORKFLOW_ID,
+	activateTrigger,
+	buildAndPack,
+	credentialData,
+	isManual,
+	prepareExamples,
+	readExamples,
+	registerSandboxWebhook,
+	sandboxControl,
+	sandboxModule,
+	secs,
+} from './lib/esign.mjs';
+import { ensureChromium, takeScreenshots } from './lib/screenshots.mjs';
+
+const ORDER = (process.env.E2E_LINES || '2,1').split(',').map((s) => s.trim()).filter(Boolean);
+const KEEP = process.env.E2E_KEEP === '1';
+const SCREENSHOTS = process.env.E2E_SCREENSHOTS !== '0';
+const TIMEOUT_MIN = Number(process.env.E2E_TIMEOUT_MIN || 30);
+const LOG_DIR = path.join(RUNTIME_ROOT, 'e2e-logs');
+const DOCS_DIR = path.join(ROOT, 'docs');
+const WEBHOOK_ID = '7b0f3c2e-5d1a-4c3e-9a44-0e5a1c2d3e4f';
+
+// ---------------------------------------------------------------- reporting
+
+const counts = { passed: 0, failed: 0, skipped: 0 };
+const t0 = Date.now();
+const say = (...a) => console.log('[e2e]', ...a);
+
+class CheckError extends Error {}
+function assert(cond, msg) {
+	if (!cond) throw new CheckError(msg);
+}
+
+/** Runs one check: PASS with an optional note it returns, FAIL with the error (never throws). */
+async function check(label, fn) {
+	const start = Date.now();
+	try {
+		const note = await fn();
+		counts.passed++;
+		console.log(`PASS ${label}${note ? ` — ${note}` : ''} (${secs(Date.now() - start)})`);
+		return true;
+	} catch (err) {
+		counts.failed++;
+		const detail = err instanceof CheckError ? err.message : err.stack || String(err);
+		console.log(`FAIL ${label} (${secs(Date.now() - start)})\n     ${detail.split('\n').join('\n     ')}`);
+		return false;
+	}
+}
+
+function skip(label, why) {
+	counts.skipped++;
+	console.log(`SKIP ${label} — ${why}`);
+}
+
+// ---------------------------------------------------------------- cleanup (everything we start, by handle/PID)
+
+const cleanups = [];
+async function runCleanups() {
+	while (cleanups.length) {
+		const fn = cleanups.pop();
+		try {
+			await fn();
+		} catch (e) {
+			say(`cleanup: ${e.message}`);
+		}
+	}
+}
+let finishing = false;
+async function finish(code) {
+	if (finishing) return;
+	finishing = true;
+	// A CLI run in flight (n8n execute, npm) and an n8n still starting first: they write into the user folder.
+	await stopChildren();
+	await stopServers();
+	await runCleanups();
+	console.log(`\ne2e total ${secs(Date.now() - t0)}${counts.skipped ? `, ${counts.skipped} skipped` : ''}`);
+	console.log(`${counts.passed} passed, ${counts.failed} failed`);
+	process.exit(code ?? (counts.failed ? 1 : 0));
+}
+for (const sig of ['SIGINT', 'SIGTERM']) {
+	process.on(sig, () => {
+		counts.failed++;
+		console.log(`FAIL interrupted by ${sig}`);
+		finish(1);
+	});
+}
+
+// ---------------------------------------------------------------- helpers
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** The eSign API of the sandbox with its admin key (what the site's own UI would do). */
+async function esignApi(sb, method, p, { json, form } = {}) {
+	const headers = { 'X-ESIGN-API-Key': sb.keys.admin.key, 'X-ESIGN-API-Secret': sb.keys.admin.secret };
+	let body;
+	if (json !== undefined) {
+		headers['content-type'] = 'application/json';
+		body = JSON.stringify(json);
+	} else if (form) body = form;
+	const res = await fetch(sb.apiUrl + p, { method, headers, body, signal: AbortSignal.timeout(15000) });
+	const text = await res.text();
+	if (!res.ok) throw new Error(`eSign API ${method} ${p} → ${res.status}: ${text.slice(0, 300)}`);
+	return text ? JSON.parse(text) : undefined;
+}
+
+// The API's routes (spec), named for the expectations below; matched on the request log's method + path.
+const ROUTES = [
+	['GET', /^\/documents$/, 'listDocuments'],
+	['POST', /^\/documents\/upload$/, 'upload'],
+	['POST', /^\/documents$/, 'create'],
+	['GET', /^\/documents\/[^/]+$/, 'getDocument'],
+	['PUT', /^\/documents\/[^/]+$/, 'update'],
+	['DELETE', /^\/documents\/[^/]+$/, 'delete'],
+	['GET', /^\/documents\/[^/]+\/signers$/, 'listSigners'],
+	['POST', /^\/documents\/[^/]+\/signers$/, 'addSigner'],
+	['GET', /^\/documents\/[^/]+\/fields$/, 'listFields'],
+	['POST', /^\/documents\/[^/]+\/fields$/, 'saveFields'],
+	['POST', /^\/documents\/[^/]+\/send$/, 'send'],
+	['POST', /^\/documents\/[^/]+\/remind$/, 'remind'],
+	['POST', /^\/documents\/[^/]+\/expire$/, 'expire'],
+	['GET', /^\/documents\/[^/]+\/file$/, 'getFile'],
+	['GET', /^\/documents\/[^/]+\/audit$/, 'getAudit'],
+	['GET', /^\/templates$/, 'listTemplates'],
+	['GET', /^\/templates\/[^/]+$/, 'getTemplate'],
+	['POST', /^\/templates\/[^/]+\/documents$/, 'createFromTemplate'],
+	['GET', /^\/stats$/, 'stats'],
+];
+const routeOf = (e) => {
+	const p = e.path.replace(/^\/wp-json\/esign\/v1/, '').replace(/\/+$/, '');
+	return ROUTES.find(([m, re]) => m === e.method && re.test(p))?.[2] ?? `${e.method} ${e.path}`;
+};
+
+/** API calls the sandbox logged (by route) since the log was cleared, and any that failed. */
+async function sandboxCalls(sb) {
+	const log = (await sandboxControl(sb.url, 'GET', '/__sandbox/requests')).map((e) => ({ ...e, route: routeOf(e) }));
+	const routes = {};
+	for (const e of log) routes[e.route] = (routes[e.route] ?? 0) + 1;
+	const failed = log.filter((e) => !(e.status >= 200 && e.status < 300)).map((e) => `${e.method} ${e.path} → ${e.status}`);
+	return { log, routes, failed };
+}
+
+const fmtRoutes = (r) => Object.entries(r).map(([k, v]) => `${k}×${v}`).join(', ');
+
+/** First item's json/binary of a node's output in a run (`n8n execute --rawOutput` or the public API). */
+function nodeOutput(runData, node) {
+	return runData?.[node]?.[0]?.data?.main?.[0] ?? [];
+}
+
+function runError(data) {
+	const err = data?.data?.resultData?.error;
+	if (!err) return '';
+	return `${err.node?.name ?? data?.data?.resultData?.lastNodeExecuted ?? '?'}: ${err.message}${err.description ? ` — ${err.description}` : ''}`;
+}
+
+/** What each Manual-Trigger example must make the sandbox do. */
+const EXPECTED = {
+	esignExample0001: {
+		routes: { upload: 1, addSigner: 2, listSigners: 1, saveFields: 1, send: 1, remind: 1, listFields: 1 },
+		verify({ sb, runData, outbox }) {
+			const docId = String(nodeOutput(runData, 'Upload document')[0]?.json?.id ?? '');
+			assert(docId, 'Upload document gave no id');
+			const mails = outbox.filter((m) => String(m.document_id) === docId);
+			const invited = mails.filter((m) => m.kind === 'invitation').map((m) => m.to).sort();
+			const reminded = mails.filter((m) => m.kind === 'reminder').map((m) => m.to).sort();
+			assert(JSON.stringify(invited) === JSON.stringify(['ann@example.org', 'bob@example.org']), `invitations in the outbox: ${JSON.stringify(invited)}`);
+			assert(reminded.length === 2, `reminders in the outbox: ${JSON.stringify(reminded)}`);
+			const doc = sb.state.documents.get(Number(docId));
+			assert(doc?.status === 'sent', `document ${docId} status ${doc?.status}`);
+			const fields = nodeOutput(runData, 'List placed fields');
+			return `document ${docId} sent, invitations to ${invited.join(', ')}, ${reminded.length} reminders, ${fields.length} fields listed`;
+		},
+	},
+	esignExample0002: {
+		routes: { listTemplates: 1, getTemplate: 1, createFromTemplate: 1 },
+		verify({ runData, outbox }) {
+			const out = nodeOutput(runData, 'Create document from template')[0]?.json ?? {};
+			const docId = String(out.document_id ?? out.id ?? '');
+			assert(docId && out.sent === true, `Create document output: ${JSON.stringify(out).slice(0, 300)}`);
+			const invited = outbox.filter((m) => String(m.document_id) === docId && m.kind === 'invitation').map((m) => m.to);
+			assert(invited.includes('dana@example.org'), `invitations in the outbox: ${JSON.stringify(invited)}`);
+			return `document ${docId} from the template, sent to ${invited.join(', ')}`;
+		},
+	},
+	esignExample0003: {
+		routes: { upload: 1, getDocument: 1, update: 1, getFile: 1, getAudit: 1, listDocuments: 1, stats: 1, create: 1, delete: 1 },
+		verify({ sb, runData }) {
+			const docId = Number(nodeOutput(runData, 'Upload document')[0]?.json?.id);
+			assert(sb.state.documents.get(docId)?.title === 'Quarterly report (final)', `document ${docId} title ${sb.state.documents.get(docId)?.title}`);
+			const dl = nodeOutput(runData, 'Download file')[0];
+			assert(dl?.binary?.file, `Download file has no binary "file": ${JSON.stringify(dl ?? {}).slice(0, 200)}`);
+			const placeholder = [...sb.state.documents.values()].find((d) => d.title === 'Placeholder (deleted next)');
+			assert(!placeholder, 'the placeholder draft was not deleted');
+			return `document ${docId} renamed and downloaded (${dl.binary.file.mimeType}), placeholder deleted`;
+		},
+	},
+	esignExample0004: {
+		routes: { upload: 1, addSigner: 2, listSigners: 1, saveFields: 1, send: 1 },
+		verify({ sb, runData, outbox }) {
+			const docId = String(nodeOutput(runData, 'Create and send')[0]?.json?.id ?? '');
+			assert(sb.state.documents.get(Number(docId))?.status === 'sent', `document ${docId} status ${sb.state.documents.get(Number(docId))?.status}`);
+			const invited = outbox.filter((m) => String(m.document_id) === docId && m.kind === 'invitation').map((m) => m.to).sort();
+			assert(invited.length === 2, `invitations in the outbox: ${JSON.stringify(invited)}`);
+			return `document ${docId} sent, invitations to ${invited.join(', ')}`;
+		},
+	},
+	esignExample0005: {
+		routes: { upload: 1, addSigner: 1, listSigners: 1, saveFields: 1, send: 1, expire: 1 },
+		verify({ sb, runData, log }) {
+			const expire = log.filter((e) => e.route === 'expire');
+			assert(expire.length === 1 && expire[0].status === 200, `expire answered ${expire.map((e) => e.status)}`);
+			const docId = Number(nodeOutput(runData, 'Create and send')[0]?.json?.id);
+			assert(sb.state.documents.get(docId)?.status === 'expired', `document ${docId} status ${sb.state.documents.get(docId)?.status}`);
+			const out = nodeOutput(runData, 'Expire document')[0]?.json ?? {};
+			return `expire → 200, document ${docId} expired (node output ${JSON.stringify(out).slice(0, 80)})`;
+		},
+	},
+};
+
+// ---------------------------------------------------------------- one n8n line
+
+async function runLine(line, tarball) {
+	const { version } = LINES[line];
+	const tag = `[n8n ${version}]`;
+	const lineStart = Date.now();
+	say(`---- n8n ${version} ----`);
+	const lineCleanups = cleanups.length; // everything pushed after this belongs to this line
+	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), `esign-e2e-n8n-${version}-`));
+	const logFile = path.join(userFolder, 'n8n.log');
+	let failedBefore = counts.failed;
+	cleanups.push(() => {
+		// Keep n8n's log where it can be found after a failure; drop the temporary instance.
+		fs.mkdirSync(LOG_DIR, { recursive: true });
+		if (fs.existsSync(logFile)) fs.copyFileSync(logFile, path.join(LOG_DIR, `n8n-${version}.log`));
+		if (counts.failed > failedBefore) say(`n8n ${version} log: ${path.relative(ROOT, path.join(LOG_DIR, `n8n-${version}.log`))}`);
+		if (KEEP) say(`kept ${userFolder}`);
+		else fs.rmSync(userFolder, { recursive: true, force: true });
+	});
+
+	try {
+		await installPackageTarball(line, userFolder, tarball);
+
+		// 1. Types: offline export of every node type n8n loads.
+		await check(`${tag} 1. node types loaded (n8n export:nodes)`, async () => {
+			const types = await exportNodes(line, userFolder);
+			const names = new Set(types.map((t) => t.name));
+			for (const n of Object.values(NODE_TYPES)) assert(names.has(n), `${n} not among the ${types.length} exported types`);
+			return `${NODE_TYPES.action}, ${NODE_TYPES.trigger}`;
+		});
+
+		const { createSandbox } = sandboxModule();
+		const sb = await createSandbox({ port: 0, host: '127.0.0.1', rateLimits: false }); // limits off: tests (clarifications)
+		cleanups.push(() => sb.close());
+
+		let n8n;
+		const started = await check(`${tag} n8n starts with the package installed`, async () => {
+			n8n = await startN8n(line, { userFolder, logFile });
+			cleanups.push(() => n8n.stop());
+			return `${n8n.url}, ready in ${secs(Date.now() - lineStart)} since the line began`;
+		});
+		if (!started) return;
+
+		const client = await setupOwner(n8n.url);
+		const apiKey = await createApiKey(client);
+
+		await check(`${tag} 1. types served to the editor (/types/nodes.json, /types/credentials.json)`, async () => {
+			assert((await serverVersion(client)) === version, `server reports ${await serverVersion(client)}`);
+			const nodes = await client.request('GET', '/types/nodes.json');
+			const creds = await client.request('GET', '/types/credentials.json');
+			for (const n of Object.values(NODE_TYPES)) assert(nodes.some((t) => t.name === n), `${n} not in /types/nodes.json`);
+			assert(creds.some((c) => c.name === CREDENTIAL.type), `${CREDENTIAL.type} not in /types/credentials.json`);
+			return `both nodes and credential type ${CREDENTIAL.type}`;
+		});
+
+		const credential = await ensureCredential(client, { ...CREDENTIAL, data: credentialData(sb) });
+
+		// 2. Examples: import all, run every Manual-Trigger one with `n8n execute` (n8n keeps running).
+		const examples = readExamples();
+		const imported = await check(`${tag} 2. all ${examples.length} examples imported`, async () => {
+			const dir = path.join(userFolder, 'examples');
+			prepareExamples(dir, { sandboxUrl: sb.url, credentialId: credential.id });
+			await importWorkflow(line, userFolder, dir);
+			const have = new Map((await listWorkflows(client)).map((w) => [String(w.id), w]));
+			const missing = examples.filter(({ workflow }) => !have.has(workflow.id)).map(({ file }) => file);
+			assert(!missing.length, `not imported: ${missing.join(', ')}`);
+			return `credential "${CREDENTIAL.name}" ${credential.id}`;
+		});
+
+		for (const { file, workflow } of imported ? examples.filter(({ workflow }) => isManual(workflow)) : []) {
+			const exp = EXPECTED[workflow.id];
+			await check(`${tag} 2. ${file} runs with n8n execute and makes its API calls`, async () => {
+				assert(exp, `no expectations written for ${workflow.id}`);
+				await sandboxControl(sb.url, 'DELETE', '/__sandbox/requests');
+				const outboxBefore = sb.state.outbox.length;
+				const res = await executeWorkflow(line, userFolder, workflow.id, { check: false });
+				assert(res.data, `no run data (exit ${res.code}):\n${(res.stdout + res.stderr).slice(-1500)}`);
+				assert(res.data.status === 'success', `status ${res.data.status}: ${runError(res.data)}`);
+				const { log, routes, failed } = await sandboxCalls(sb);
+				assert(!failed.length, `failed API calls: ${failed.join('; ')}`);
+				assert(JSON.stringify(Object.entries(routes).sort()) === JSON.stringify(Object.entries(exp.routes).sort()), `API calls ${fmtRoutes(routes)}; expected ${fmtRoutes(exp.routes)}`);
+				const note = exp.verify({ sb, runData: res.data.data.resultData.runData, outbox: sb.state.outbox.slice(outboxBefore), log });
+				return `success; ${fmtRoutes(routes)}; ${note}`;
+			});
+		}
+
+		// 3. Trigger: active, fired by the sandbox's real signed document.completed.
+		let hook;
+		const active = await check(`${tag} 3. trigger workflow active, production webhook registered`, async () => {
+			hook = await activateTrigger(client, TRIGGER_WORKFLOW_ID);
+			assert(hook.url === `${n8n.url}/webhook/${WEBHOOK_ID}/esign`, `production URL ${hook.url}`);
+			assert(hook.status === 401, `an unsigned POST got ${hook.status}, expected 401`);
+			await registerSandboxWebhook(sb.url, hook.url);
+			return `${hook.url} (unsigned POST → 401)`;
+		});
+		if (active) {
+			const executions = () => listExecutionsWithData(n8n.url, apiKey, { workflowId: TRIGGER_WORKFLOW_ID, includeData: true });
+			const before = (await executions()).length;
+			let docId;
+			await check(`${tag} 3. signing a document fires exactly one successful execution with the signed file`, async () => {
+				assert(before === 0, `${before} executions before signing`);
+				// The site's side: create and send a document through the API, then each signer signs.
+				const pdf = Buffer.from(await (await fetch(`${sb.url}/__sandbox/samples/one-page.pdf`)).arrayBuffer());
+				const form = new FormData();
+				form.append('file', new Blob([pdf], { type: 'application/pdf' }), 'e2e-contract.pdf');
+				form.append('title', 'E2E trigger contract');
+				const doc = await esignApi(sb, 'POST', '/documents/upload', { form });
+				docId = String(doc.id);
+				for (const [name, email] of [['Erin Signer', 'erin@example.org'], ['Finn Signer', 'finn@example.org']]) {
+					await esignApi(sb, 'POST', `/documents/${docId}/signers`, { json: { name, email } });
+				}
+				const signers = await esignApi(sb, 'GET', `/documents/${docId}/signers`);
+				const fields = signers.map((s, i) => ({ signer_id: Number(s.id), field_type: 'signature', page_number: 1, position_x: 72, position_y: 500 + i * 90 }));
+				await esignApi(sb, 'POST', `/documents/${docId}/fields`, { json: { fields } });
+				await esignApi(sb, 'POST', `/documents/${docId}/send`);
+				for (const s of await sandboxControl(sb.url, 'GET', `/__sandbox/signers?document_id=${docId}`)) {
+					await sandboxControl(sb.url, 'POST', `/__sandbox/sign/${encodeURIComponent(s.token)}/sign`, {});
+				}
+				assert(sb.state.documents.get(Number(docId))?.status === 'completed', `document ${docId} is ${sb.state.documents.get(Number(docId))?.status}`);
+				await sb.idle(); // every webhook delivery settled
+				const ofDoc = (d) => String(JSON.parse(d.body).data?.document_id) === docId;
+				const completed = sb.state.deliveries.filter((d) => d.event === 'document.completed' && ofDoc(d));
+				assert(completed.length === 1 && completed[0].status === 200, `document.completed deliveries: ${JSON.stringify(completed.map((d) => d.status ?? d.error))}`);
+				const others = sb.state.deliveries.filter((d) => d.event !== 'document.completed');
+				assert(others.every((d) => d.status === 200), `other deliveries: ${others.map((d) => `${d.event}→${d.status ?? d.error}`).join(', ')}`);
+
+				// n8n answers the site at once; the run (with the download) finishes shortly after.
+				const deadline = Date.now() + 60000;
+				let list;
+				for (;;) {
+					list = await executions();
+					if (list.length > before && list.every((e) => e.finished || ['success', 'error', 'crashed', 'canceled'].includes(e.status))) break;
+					assert(Date.now() < deadline, `no finished execution within 60 s (${list.length} executions: ${list.map((e) => e.status).join(', ')})`);
+					await sleep(500);
+				}
+				await sleep(3000); // would a second delivery (document.signed ×2, viewed, sent) start another run?
+				list = await executions();
+				assert(list.length === before + 1, `${list.length - before} executions of the trigger workflow, expected exactly 1 (${others.length} other events were delivered too)`);
+				const exec = list[0];
+				assert(exec.status === 'success', `execution ${exec.id} status ${exec.status}: ${runError(exec)}`);
+				const runData = exec.data?.resultData?.runData;
+				const [item] = nodeOutput(runData, 'eSign Trigger');
+				assert(item?.json?.event === 'document.completed', `trigger output event ${item?.json?.event}`);
+				assert(String(item.json.data?.document_id) === docId, `trigger output document ${item.json.data?.document_id}, expected ${docId}`);
+				const bin = item.binary && Object.values(item.binary)[0];
+				assert(bin, `no binary in the trigger output (Download Document is on); json: ${JSON.stringify(item.json).slice(0, 300)}`);
+				assert(bin.mimeType === 'application/pdf', `binary mimeType ${bin.mimeType}`);
+				const got = nodeOutput(runData, 'Get completed document')[0]?.json;
+				assert(got?.status === 'completed', `Get completed document: status ${got?.status}`);
+				return `execution ${exec.id}: event document.completed, document ${docId}, binary ${bin.fileName ?? '?'} (${bin.mimeType}${bin.fileSize ? `, ${bin.fileSize}` : ''}); ${others.length} other events answered 200 without a run`;
+			});
+
+			await check(`${tag} 3. a forged delivery gets 401 and starts no execution`, async () => {
+				const countBefore = (await executions()).length;
+				const body = JSON.stringify({ event: 'document.completed', data: { document_id: docId ?? '1', document_title: 'Forged', status: 'completed' }, timestamp: '2026-01-01 00:00:00' });
+				const forged = `sha256=${crypto.createHmac('sha256', 'not-the-secret').update(body).digest('hex')}`;
+				const res = await fetch(hook.url, { method: 'POST', headers: { 'content-type': 'application/json', 'X-ESIGN-Signature': forged, 'X-ESIGN-Event': 'document.completed' }, body });
+				await res.arrayBuffer();
+				assert(res.status === 401, `forged delivery answered ${res.status}`);
+				await sleep(3000);
+				const countAfter = (await executions()).length;
+				assert(countAfter === countBefore, `${countAfter - countBefore} new executions after the forged delivery`);
+				return '401, no new execution';
+			});
+		}
+
+		// 4. Credential test through n8n's own endpoint (the editor's "Test" button).
+		await check(`${tag} 4. credential test: good key OK, bad key Error`, async () => {
+			const good = await testCredential(client, { id: credential.id, name: CREDENTIAL.name, type: CREDENTIAL.type, data: credentialData(sb) });
+			assert(good?.status === 'OK', `good key: ${JSON.stringify(good)}`);
+			const bad = await testCredential(client, { id: credential.id, name: CREDENTIAL.name, type: CREDENTIAL.type, data: { ...credentialData(sb), apiSecret: 'wrong-secret' } });
+			assert(bad?.status === 'Error', `bad key: ${JSON.stringify(bad)}`);
+			// 2.x shows the credential's rules message; 1.x a generic "Authorization failed" text.
+			if (line === '2') assert(/rejected the API key or secret \(401\)/.test(bad.message), `bad key message: ${bad.message}`);
+			return `bad key → "${bad.message}"`;
+		});
+
+		// 6. Screenshots for the README (2.x only).
+		if (line === '2') {
+			if (!SCREENSHOTS) skip(`${tag} 6. screenshots`, 'E2E_SCREENSHOTS=0');
+			else {
+				const chromium = ensureChromium(say);
+				if (!chromium.ok) skip(`${tag} 6. screenshots`, chromium.reason);
+				else {
+					await check(`${tag} 6. screenshots of the node panel and the eSign actions (headless Chromium)`, async () => {
+						const shot = await takeScreenshots({ url: n8n.url, workflowId: 'esignExample0002', outDir: DOCS_DIR });
+						assert(shot.items.includes('eSign'), `the search listed ${JSON.stringify(shot.items)}`);
+						assert(shot.actions.length >= 10, `the eSign page listed ${shot.actions.length} actions`);
+						for (const f of Object.values(shot.files)) assert(fs.statSync(f).size > 10000, `${f} is only ${fs.statSync(f).size} bytes`);
+						return `${Object.values(shot.files).map((f) => path.relative(ROOT, f)).join(', ')}; search: ${shot.items.join(', ')}; ${shot.categories.join(', ')}`;
+					});
+				}
+			}
+		}
+	} catch (err) {
+		// Setup outside a check failed (install, sandbox, owner, API key): count it and go on.
+		counts.failed++;
+		console.log(`FAIL ${tag} setup: ${err.stack || err}`);
+	} finally {
+		// Stop this line's n8n and sandbox before the next line starts.
+		while (cleanups.length > lineCleanups) {
+			const fn = cleanups.pop();
+			try {
+				await fn();
+			} catch (e) {
+				say(`cleanup: ${e.message}`);
+			}
+		}
+		failedBefore = counts.failed;
+		say(`n8n ${version} done in ${secs(Date.now() - lineStart)}`);
+	}
+}
+
+// ---------------------------------------------------------------- main
+
+async function main() {
+	for (const line of ORDER) if (!LINES[line]) throw new Error(`E2E_LINES: unknown line ${line}`);
+	// First run on a fresh clone: installs both runtimes (~8 min); later runs reuse them.
+	for (const line of ORDER) await ensureRuntime(line);
+	const watchdog = setTimeout(() => {
+		counts.failed++;
+		console.log(`FAIL watchdog: e2e still running after ${TIMEOUT_MIN} min (runtime install excluded); stopping everything`);
+		finish(1);
+	}, TIMEOUT_MIN * 60000);
+	watchdog.unref();
+
+	const packDir = fs.mkdtempSync(path.join(os.tmpdir(), 'esign-e2e-pack-'));
+	cleanups.push(() => fs.rmSync(packDir, { recursive: true, force: true }));
+	let tarball;
+	const built = await check('build and pack n8n-nodes-esign', async () => {
+		tarball = await buildAndPack(packDir);
+		return path.basename(tarball);
+	});
+	if (!built) return;
+	for (const line of ORDER) await runLine(line, tarball);
+}
+
+main()
+	.catch((err) => {
+		counts.failed++;
+		console.log(`FAIL e2e: ${err.stack || err}`);
+	})
+	.finally(() => finish());

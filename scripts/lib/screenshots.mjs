@@ -1,0 +1,126 @@
+// README screenshots of the eSign nodes in the real n8n editor, taken with Debian's headless Chromium
+// driven by playwright-core (no browser download). Used by `npm run test:e2e` (n8n 2.x).
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { DEFAULT_OWNER } from './runtime.mjs';
+
+export const CHROMIUM = '/usr/bin/chromium';
+const ARGS = [
+	'--headless',
+	'--no-sandbox',
+	'--disable-gpu',
+	'--disable-dev-shm-usage',
+	'--disable-background-networking',
+	'--disable-component-update',
+	'--disable-sync',
+	'--no-first-run',
+];
+
+/**
+ * Makes sure /usr/bin/chromium exists: installs Debian's `chromium` with apt-get when running as root.
+ * Resolves { ok: true } or { ok: false, reason } (the caller skips the screenshots then).
+ */
+export function ensureChromium(say = console.log) {
+	if (fs.existsSync(CHROMIUM)) return { ok: true };
+	if (typeof process.getuid !== 'function' || process.getuid() !== 0) {
+		return { ok: false, reason: `${CHROMIUM} not found and not running as root: install it with \`sudo apt-get install -y chromium\`` };
+	}
+	say(`${CHROMIUM} not found: installing Debian's chromium with apt-get (once)...`);
+	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+	let r = spawnSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], { stdio: 'inherit', env });
+	if (r.status !== 0) {
+		// A fresh machine may have no package lists yet.
+		spawnSync('apt-get', ['update'], { stdio: 'inherit', env });
+		r = spawnSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], { stdio: 'inherit', env });
+	}
+	if (r.status !== 0 || !fs.existsSync(CHROMIUM)) return { ok: false, reason: `apt-get install chromium failed (exit ${r.status})` };
+	return { ok: true };
+}
+
+/**
+ * Pans the canvas (horizontal wheel) so the workflow's nodes end left of the node panel, which
+ * covers the right part of the canvas; leaves the mouse on an empty spot (no hover toolbars).
+ */
+async function fitCanvasLeftOfPanel(page) {
+	const panel = await page.locator('[data-test-id=node-creator]').first().boundingBox();
+	if (!panel) return;
+	const edges = await page.locator('[data-test-id=canvas-node]').evaluateAll((els) =>
+		els.map((e) => {
+			const r = e.getBoundingClientRect();
+			return [r.left, r.right];
+		}),
+	);
+	const left = Math.min(...edges.map((e) => e[0]));
+	const right = Math.max(...edges.map((e) => e[1])) + 40; // node labels are wider than the node
+	const shift = Math.min(right - (panel.x - 24), left - 80);
+	if (shift > 0) {
+		await page.mouse.move(Math.max(60, panel.x / 2), 120);
+		await page.mouse.wheel(shift * 2, 0); // the canvas pans by half the wheel delta
+		await page.waitForTimeout(600);
+	}
+	await page.mouse.move(60, 120);
+}
+
+/**
+ * Logs into the editor at url, opens a workflow, opens the node panel with the canvas "+", searches
+ * "eSign" and saves the result list (node-panel.png), then opens the eSign entry and saves its action
+ * list (operations.png). Returns { files, items, categories, actions } (items: what the search listed).
+ */
+export async function takeScreenshots({ url, workflowId, outDir, owner = DEFAULT_OWNER, timeoutMs = 30000 }) {
+	const { chromium } = await import('playwright-core');
+	const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'esign-chromium-'));
+	const context = await chromium.launchPersistentContext(userDataDir, {
+		executablePath: CHROMIUM,
+		headless: true,
+		args: ARGS,
+		viewport: { width: 1280, height: 800 },
+		deviceScaleFactor: 1,
+	});
+	const files = {};
+	try {
+		const page = context.pages()[0] ?? (await context.newPage());
+		page.setDefaultTimeout(timeoutMs);
+		await page.goto(`${url}/signin`);
+		await page.fill('#emailOrLdapLoginId, input[name=email]', owner.email);
+		await page.fill('#password, input[name=password]', owner.password);
+		await page.click('[data-test-id=form-submit-button]');
+		await page.waitForURL((u) => !u.pathname.startsWith('/signin'));
+
+		await page.goto(`${url}/workflow/${workflowId}`);
+		await page.waitForSelector('[data-test-id=canvas-node]');
+		await page.waitForTimeout(1000); // canvas fit-to-view animation
+		// Fit-to-view zooms a small workflow in a lot: zoom out so the nodes stay readable next to the panel.
+		for (let i = 0; i < 2; i++) {
+			await page.locator('[data-test-id=zoom-out-button]').click();
+			await page.waitForTimeout(300);
+		}
+		// The canvas "+" opens the node panel (the keyboard shortcut changed between versions and can race).
+		await page.locator('[data-test-id=node-creator-plus-button]').first().click();
+		const search = page.locator('input[data-test-id=node-creator-search-bar], [data-test-id=node-creator-search-bar] input').first();
+		await search.click();
+		await search.pressSequentially('eSign', { delay: 40 });
+		const item = page.locator('[data-test-id=node-creator-item-name]', { hasText: /^\s*eSign\s*$/ }).first();
+		await item.waitFor();
+		await page.waitForTimeout(500); // list settles after the debounced search
+		await fitCanvasLeftOfPanel(page);
+		const items = (await page.locator('[data-test-id=node-creator-item-name]').allTextContents()).map((s) => s.trim());
+		fs.mkdirSync(outDir, { recursive: true });
+		files.nodePanel = path.join(outDir, 'node-panel.png');
+		await page.screenshot({ path: files.nodePanel });
+
+		await item.click();
+		// The node's page: "Actions (n)" / "Triggers (n)" categories, the document actions first.
+		await page.locator('[data-test-id=node-creator-category-item]').first().waitFor();
+		await page.waitForTimeout(500);
+		const categories = (await page.locator('[data-test-id=node-creator-category-item]').allTextContents()).map((s) => s.trim().replace(/\s+/g, ' '));
+		const actions = (await page.locator('[data-test-id=node-creator-item-name]').allTextContents()).map((s) => s.trim());
+		files.operations = path.join(outDir, 'operations.png');
+		await page.screenshot({ path: files.operations });
+		return { files, items, categories, actions };
+	} finally {
+		await context.close().catch(() => {});
+		fs.rmSync(userDataDir, { recursive: true, force: true });
+	}
+}

@@ -1,0 +1,228 @@
+#!/usr/bin/env node
+// `npm start`: real n8n 2.41.1 with this package installed as a community package, next to the
+// sandbox eSign site, with the owner, the "eSign account" credential and the examples ready.
+// Idempotent: the user folder in .n8n-runtime/start-user keeps the owner, credential and workflows.
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+	DEFAULT_OWNER,
+	LINES,
+	RUNTIME_ROOT,
+	ROOT,
+	ensureCredential,
+	ensureRuntime,
+	getWorkflow,
+	importWorkflow,
+	installPackageTarball,
+	listWorkflows,
+	portIsFree,
+	setupOwner,
+	startN8n,
+	stopChildren,
+	stopServers,
+} from './lib/runtime.mjs';
+import {
+	CREDENTIAL,
+	EXAMPLE_SANDBOX_ORIGIN,
+	TRIGGER_WORKFLOW_ID,
+	activateTrigger,
+	buildAndPack,
+	credentialData,
+	prepareExamples,
+	readExamples,
+	registerSandboxWebhook,
+	sandboxModule,
+	secs,
+} from './lib/esign.mjs';
+
+const LINE = '2';
+const N8N_PORT = Number(process.env.N8N_PORT || 5678);
+const SANDBOX_PORT = Number(process.env.SANDBOX_PORT || 8787);
+const USER_FOLDER = path.join(RUNTIME_ROOT, 'start-user');
+const PACK_DIR = path.join(RUNTIME_ROOT, 'packages');
+
+const say = (...a) => console.log('[start]', ...a);
+const started = Date.now();
+
+// Everything this script starts, stopped in reverse order by the signal handlers (by PID / handle).
+let n8n = null;
+let sandbox = null;
+let stopping = null;
+let deliveryWatch = null;
+
+async function stopAll(reason) {
+	stopping ??= (async () => {
+		if (reason) say(`${reason}: stopping n8n and the sandbox...`);
+		clearInterval(deliveryWatch);
+		await stopChildren(); // an install, build or import still running
+		if (n8n) {
+			const r = await n8n.stop().catch((e) => say(`stopping n8n: ${e.message}`));
+			say(`n8n (pid ${n8n.pid}) stopped${r ? ` (${r.signal ?? `exit ${r.code}`})` : ''}`);
+		}
+		await stopServers(); // an n8n interrupted while still starting (no handle yet)
+		if (sandbox) {
+			await sandbox.close();
+			say('sandbox stopped');
+		}
+	})();
+	return stopping;
+}
+
+let signals = 0;
+for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+	process.on(sig, () => {
+		signals++;
+		if (signals > 1) {
+			// A second Ctrl-C: do not wait for n8n's graceful shutdown.
+			if (n8n && !n8n.exited()) try { process.kill(n8n.pid, 'SIGKILL'); } catch { /* gone */ }
+			process.exit(130);
+		}
+		stopAll(sig).then(() => process.exit(sig === 'SIGINT' ? 130 : 143));
+	});
+}
+
+// `npm start` runs this under npm and `sh -c`: when they go (e.g. SIGTERM to npm, whose shell does not
+// pass it on), this process is re-parented; stop what it started instead of leaving n8n orphaned.
+const parentPid = process.ppid;
+setInterval(() => {
+	if (process.ppid !== parentPid && !stopping) stopAll('parent process gone').then(() => process.exit(1));
+}, 1000).unref();
+
+function checkPort(port, what, envName) {
+	if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`${envName}=${port} is not a valid port`);
+	return portIsFree(port).then((free) => {
+		if (!free) {
+			throw new Error(
+				`port ${port} on 127.0.0.1 (${what}) is already in use — is another \`npm start\`, n8n or sandbox running? ` +
+					`Stop it, or pick another port: ${envName}=<port> npm start`,
+			);
+		}
+	});
+}
+
+async function main() {
+	if (N8N_PORT === SANDBOX_PORT) throw new Error(`N8N_PORT and SANDBOX_PORT are both ${N8N_PORT}`);
+	// Fail fast, before minutes of install/build, if the ports are taken.
+	await checkPort(N8N_PORT, 'n8n', 'N8N_PORT');
+	await checkPort(SANDBOX_PORT, 'sandbox', 'SANDBOX_PORT');
+
+	await ensureRuntime(LINE); // first run: installs n8n with progress; later: "ready"
+
+	say('building and packing n8n-nodes-esign...');
+	const tarball = await buildAndPack(PACK_DIR);
+	// The lock file would pin the previous tarball's integrity; the package is reinstalled every run.
+	fs.rmSync(path.join(USER_FOLDER, '.n8n', 'nodes', 'package-lock.json'), { force: true });
+	await installPackageTarball(LINE, USER_FOLDER, tarball);
+	say(`installed ${path.basename(tarball)} as a community package in ${path.relative(ROOT, USER_FOLDER)}/.n8n/nodes`);
+
+	// Ports again: the install took a while.
+	await checkPort(N8N_PORT, 'n8n', 'N8N_PORT');
+	await checkPort(SANDBOX_PORT, 'sandbox', 'SANDBOX_PORT');
+
+	const { createSandbox, SPEC_RATE_LIMITS } = sandboxModule();
+	// The spec's limits, as `npm run sandbox`: running all five manual examples takes ~35 API requests and
+	// an editor list search one per page, well under 100 per IP per minute and 1000 per key per hour.
+	sandbox = await createSandbox({ port: SANDBOX_PORT, host: '127.0.0.1', rateLimits: SPEC_RATE_LIMITS });
+	say(`sandbox eSign site on ${sandbox.url}`);
+
+	const logFile = path.join(USER_FOLDER, 'n8n.log');
+	say(`starting n8n ${LINES[LINE].version} on http://127.0.0.1:${N8N_PORT} (log: ${path.relative(ROOT, logFile)})...`);
+	n8n = await startN8n(LINE, { userFolder: USER_FOLDER, port: N8N_PORT, logFile });
+	// If n8n dies on its own, do not leave the sandbox running with nothing to serve.
+	n8n.child.on('exit', (code, signal) => {
+		if (stopping) return;
+		say(`n8n exited unexpectedly (${signal ?? `exit ${code}`}); see ${logFile}`);
+		n8n = null;
+		stopAll().then(() => process.exit(1));
+	});
+
+	const client = await setupOwner(n8n.url).catch((err) => {
+		throw new Error(
+			`could not log in as ${DEFAULT_OWNER.email} (${err.message.split('\n')[0]}). If the owner's login was changed in the editor, ` +
+				'change it back, or start over with `rm -rf .n8n-runtime/start-user`.',
+		);
+	});
+	const credential = await ensureCredential(client, { ...CREDENTIAL, data: credentialData(sandbox) });
+	say(`owner ${DEFAULT_OWNER.email}; credential "${CREDENTIAL.name}" (id ${credential.id}) → ${sandbox.url}`);
+
+	// Import only the examples that are not there yet (by id; import keeps ids), so a second run
+	// neither duplicates them nor overwrites changes made in the editor.
+	const existing = new Map((await listWorkflows(client)).map((w) => [String(w.id), w]));
+	const examples = readExamples();
+	const missing = examples.filter(({ workflow }) => !existing.has(String(workflow.id))).map(({ workflow }) => workflow.id);
+	if (missing.length) {
+		const dir = fs.mkdtempSync(path.join(RUNTIME_ROOT, 'import-'));
+		try {
+			prepareExamples(dir, { sandboxUrl: sandbox.url, credentialId: credential.id, only: missing });
+			await importWorkflow(LINE, USER_FOLDER, dir); // n8n keeps running: the CLI gets its own broker port
+		} finally {
+			fs.rmSync(dir, { recursive: true, force: true });
+		}
+	}
+	say(`examples: ${missing.length} imported, ${examples.length - missing.length} already there`);
+	// Workflows kept from an earlier run are not rewritten: point out the ones that no longer match.
+	const stale = [];
+	for (const { workflow } of examples) {
+		if (!existing.has(String(workflow.id))) continue;
+		const w = await getWorkflow(client, workflow.id);
+		const text = JSON.stringify(w.nodes);
+		const creds = w.nodes.flatMap((n) => (n.credentials?.[CREDENTIAL.type] ? [String(n.credentials[CREDENTIAL.type].id)] : []));
+		const wrongCred = creds.some((id) => id !== String(credential.id));
+		const wrongSandbox = JSON.stringify(workflow.nodes).includes(EXAMPLE_SANDBOX_ORIGIN) && !text.includes(sandbox.url);
+		if (wrongCred || wrongSandbox) stale.push(`"${w.name}" (${[wrongCred && 'another credential', wrongSandbox && 'another sandbox URL'].filter(Boolean).join(', ')})`);
+	}
+	if (stale.length) {
+		say(`note: workflows kept from an earlier run use ${stale.join('; ')}.`);
+		say('      Delete them in the editor and run `npm start` again to re-import them, or start over with `rm -rf .n8n-runtime/start-user`.');
+	}
+
+	const trigger = await activateTrigger(client, TRIGGER_WORKFLOW_ID);
+	if (trigger.status !== 401) say(`warning: an unsigned POST to the trigger answered ${trigger.status} (expected 401)`);
+	await registerSandboxWebhook(sandbox.url, trigger.url);
+
+	// Show the sandbox's webhook deliveries as they happen: the trigger example runs on document.completed.
+	let seen = 0;
+	deliveryWatch = setInterval(() => {
+		const list = sandbox.state.deliveries;
+		for (; seen < list.length; seen++) {
+			const d = list[seen];
+			if (d.status === null && d.error === null) break; // still in flight: report once settled
+			const doc = String(d.body).match(/"document_id":\s*"?(\d+)/)?.[1] ?? '?';
+			say(`sandbox → n8n webhook: ${d.event} (document ${doc}) → ${d.status ?? d.error}`);
+		}
+	}, 1000);
+
+	const { admin, adminReadOnly } = sandbox.keys;
+	const lines = [
+		'',
+		`n8n-nodes-esign is running (ready in ${secs(Date.now() - started)})`,
+		'',
+		`  n8n editor      ${n8n.url}`,
+		`    login         ${DEFAULT_OWNER.email} / ${DEFAULT_OWNER.password}`,
+		`    workflows     ${examples.length} eSign examples, credential "${CREDENTIAL.name}" set to the sandbox`,
+		`    trigger       "${examples.find((e) => e.workflow.id === TRIGGER_WORKFLOW_ID)?.workflow.name}" is active`,
+		`                  production URL ${trigger.url} (registered with the sandbox)`,
+		'',
+		`  sandbox site    ${sandbox.url}/   (documents, signing pages, keys, outbox, request log)`,
+		`    API URL       ${sandbox.apiUrl}`,
+		`    signing page  ${sandbox.url}/sign/<token> — one per signer, linked from the index page once a document is sent`,
+		`    admin key     ${admin.key}   secret ${admin.secret}   (Full Access, used by "${CREDENTIAL.name}")`,
+		`    read-only key ${adminReadOnly.key}   secret ${adminReadOnly.secret}`,
+		`    webhook secret ${sandbox.webhookSecret}`,
+		`    rate limits   ${SPEC_RATE_LIMITS.perKeyPerHour}/key/hour, ${SPEC_RATE_LIMITS.perIpPerMinute}/IP/minute (the spec's)`,
+		'',
+		'  Try it: open the editor, run "eSign example 1", then sign as Ann and Bob on the sandbox index page:',
+		'  the trigger example runs with the signed PDF (Executions tab of example 6).',
+		'',
+		`  Logs: ${path.relative(ROOT, logFile)}`,
+		'',
+		'Ctrl-C to stop (stops n8n and the sandbox).',
+	];
+	console.log(lines.join('\n'));
+}
+
+main().catch(async (err) => {
+	console.error(`\n[start] failed: ${err.message}`);
+	await stopAll();
+	process.exit(1);
+});
