@@ -10,6 +10,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import type { DocumentFile } from '../ESign/helpers/documents';
+import { decodeDocumentFile } from '../ESign/helpers/documents';
 import { eSignApiRequest } from '../ESign/transport';
 import { SIGNATURE_FAILURE_MESSAGES, SIGNATURE_HEADER, verifySignature } from './verifySignature';
 
@@ -24,13 +26,6 @@ interface WebhookResponse {
 	json(body: unknown): WebhookResponse;
 	end(): unknown;
 	headersSent?: boolean;
-}
-
-interface DocumentFile {
-	content?: string;
-	filename?: string;
-	type?: string;
-	encoding?: string;
 }
 
 /** Answers the caller directly (n8n then sends nothing more) and starts no execution. */
@@ -307,14 +302,11 @@ export class ESignTrigger implements INodeType {
 					maxRateLimitWait: DOWNLOAD_MAX_RATE_LIMIT_WAIT_SECONDS,
 				},
 			);
-			const { content, filename, type, encoding } = (file ?? {}) as DocumentFile;
-			if (typeof content !== 'string') {
+			const { filename, type } = (file ?? {}) as DocumentFile;
+			const bytes = decodeDocumentFile(file as DocumentFile);
+			if (!bytes) {
 				item.json.downloadError = 'The site answered without file content.';
 			} else {
-				const bytes = Buffer.from(
-					content,
-					!encoding || encoding.toLowerCase() === 'base64' ? 'base64' : 'utf8',
-				);
 				const binary: IBinaryData = await this.helpers.prepareBinaryData(
 					bytes,
 					filename || `document-${String(documentId)}`,

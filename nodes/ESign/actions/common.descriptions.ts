@@ -69,6 +69,16 @@ export const binaryPropertyInput: INodeProperties = {
 	hint: 'The name of the input binary field containing the file (PDF, PNG or JPG)',
 };
 
+/** Title of a document made from an uploaded file. */
+export const fileTitle: INodeProperties = {
+	displayName: 'Title',
+	name: 'title',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. Rental agreement – 12 Oak Street',
+	description: 'Document title. Leave empty to use the file name without its extension.',
+};
+
 export const binaryPropertyOutput: INodeProperties = {
 	displayName: 'Put Output File in Field',
 	name: 'binaryPropertyName',

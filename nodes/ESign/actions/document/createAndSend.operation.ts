@@ -13,7 +13,7 @@ import {
 import { readSignerRows } from '../../helpers/signers';
 import { getRequestOptions, toExecutionData } from '../../helpers/utils';
 import { eSignApiRequest } from '../../transport';
-import { binaryPropertyInput, signerFields } from '../common.descriptions';
+import { binaryPropertyInput, fileTitle, signerFields } from '../common.descriptions';
 
 const signerReference: INodeProperties = {
 	displayName: 'Signer',
@@ -26,13 +26,7 @@ const signerReference: INodeProperties = {
 
 const properties: INodeProperties[] = [
 	binaryPropertyInput,
-	{
-		displayName: 'Title',
-		name: 'title',
-		type: 'string',
-		default: '',
-		description: 'Document title. Leave empty to use the file name without its extension.',
-	},
+	fileTitle,
 	{
 		displayName: 'Signers',
 		name: 'signers',

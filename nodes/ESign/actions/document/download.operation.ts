@@ -1,6 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
+import type { DocumentFile } from '../../helpers/documents';
+import { decodeDocumentFile } from '../../helpers/documents';
 import { getDocumentId, getRequestOptions } from '../../helpers/utils';
 import { eSignApiRequest } from '../../transport';
 import { binaryPropertyOutput, documentRLC } from '../common.descriptions';
@@ -30,13 +32,6 @@ const displayOptions = { show: { resource: ['document'], operation: ['download']
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-interface FileResponse {
-	content?: string;
-	filename?: string;
-	type?: string;
-	encoding?: string;
-}
-
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const id = getDocumentId.call(this, i);
 	const binaryPropertyName = this.getNodeParameter('binaryPropertyName', i) as string;
@@ -46,13 +41,13 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		'GET',
 		`/documents/${id}/file`,
 		getRequestOptions.call(this, i),
-	)) as FileResponse;
-	if (typeof file?.content !== 'string' || (file.encoding && file.encoding !== 'base64')) {
+	)) as DocumentFile;
+	const buffer = decodeDocumentFile(file);
+	if (!buffer) {
 		throw new NodeOperationError(this.getNode(), `Item ${i}: the site returned no file content for document ${id}`, {
 			itemIndex: i,
 		});
 	}
-	const buffer = Buffer.from(file.content, 'base64');
 	const fileName = (options.fileName as string)?.trim() || file.filename || `document-${id}.pdf`;
 	const mimeType = file.type || 'application/octet-stream';
 	const binary = await this.helpers.prepareBinaryData(buffer, fileName, mimeType);

@@ -3,18 +3,11 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { uploadBinary } from '../../helpers/documents';
 import { getRequestOptions, toExecutionData } from '../../helpers/utils';
-import { binaryPropertyInput } from '../common.descriptions';
+import { binaryPropertyInput, fileTitle } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	binaryPropertyInput,
-	{
-		displayName: 'Title',
-		name: 'title',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. Rental agreement – 12 Oak Street',
-		description: 'Document title. Leave empty to use the file name without its extension.',
-	},
+	fileTitle,
 ];
 
 const displayOptions = { show: { resource: ['document'], operation: ['upload'] } };
