@@ -147,6 +147,21 @@ describe('Document → Create, Get, Get Many, Update, Delete', () => {
 		expect(bad.error.httpCode).toBe('400');
 	});
 
+	test('update status: a sent document nobody opened goes back to draft, and not once it was viewed', async () => {
+		const doc = await sentDocument(sb);
+		const back = await esign(sb, { resource: 'document', operation: 'update', documentId: rl(doc.id), updateFields: { status: 'draft' } });
+		expect(back.error).toBeUndefined();
+		expect(back.items[0].json.status).toBe('draft');
+		expect((await api(sb, 'GET', `/documents/${doc.id}`)).body.status).toBe('draft');
+
+		const viewed = await sentDocument(sb);
+		const [first] = await control(sb, 'GET', `/__sandbox/signers?document_id=${viewed.id}`);
+		await control(sb, 'POST', `/__sandbox/sign/${first.token}/view`);
+		const refused = await esign(sb, { resource: 'document', operation: 'update', documentId: rl(viewed.id), updateFields: { status: 'draft' } });
+		expect(refused.error.httpCode).toBe('400');
+		expect((await api(sb, 'GET', `/documents/${viewed.id}`)).body.status).toBe('viewed');
+	});
+
 	test('update with nothing to change fails before any request', async () => {
 		const doc = await makeDraft(sb);
 		await clearLog(sb);
@@ -300,6 +315,14 @@ describe('Document → Download and Get Audit Trail', () => {
 		expect(item.binary.data.fileName).toBe('lease.pdf');
 		expect(item.binary.data.mimeType).toBe('application/pdf');
 		expect((await res.binary(0, 'data')).equals(original)).toBe(true);
+	});
+
+	test('the File Name option renames the output file', async () => {
+		const doc = await upload(sb, await sample(sb, 'photo.png'), 'scan.png', 'Scan');
+		const res = await esign(sb, { resource: 'document', operation: 'download', documentId: rl(doc.id), options: { fileName: 'contract-42.png' } });
+		expect(res.items[0].binary.data.fileName).toBe('contract-42.png');
+		expect(res.items[0].binary.data.mimeType).toBe('image/png');
+		expect(res.items[0].json.filename).toBe('contract-42.png');
 	});
 
 	test('download of a completed document is the signed PDF', async () => {
