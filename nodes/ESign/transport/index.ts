@@ -189,6 +189,14 @@ export async function eSignApiRequestFull<T = unknown>(
 
 	let waited = 0;
 	let failures = 0;
+	// The one place that decides whether a failed request is repeated: reads only, with backoff,
+	// within the retry budget. A write that may have run is never sent again.
+	const retryRead = async (): Promise<boolean> => {
+		if (method !== 'GET' || failures >= GET_RETRIES) return false;
+		failures++;
+		await sleep(250 * 2 ** failures);
+		return true;
+	};
 	for (;;) {
 		let response: ESignFullResponse<T>;
 		try {
@@ -198,12 +206,8 @@ export async function eSignApiRequestFull<T = unknown>(
 				request,
 			)) as ESignFullResponse<T>;
 		} catch (cause) {
-			// No HTTP answer (refused, reset, timeout). Only reads are safe to repeat.
-			if (method === 'GET' && failures < GET_RETRIES) {
-				failures++;
-				await sleep(250 * 2 ** failures);
-				continue;
-			}
+			// No HTTP answer (refused, reset, timeout).
+			if (await retryRead()) continue;
 			throw networkError.call(this, cause as Error, method, endpoint, options.itemIndex);
 		}
 
@@ -218,9 +222,7 @@ export async function eSignApiRequestFull<T = unknown>(
 				await sleep(wait * 1000);
 				continue;
 			}
-		} else if (status >= 500 && method === 'GET' && failures < GET_RETRIES) {
-			failures++;
-			await sleep(250 * 2 ** failures);
+		} else if (status >= 500 && (await retryRead())) {
 			continue;
 		}
 		throw apiError.call(this, status, body, method, endpoint, options.itemIndex);
