@@ -45,7 +45,7 @@ class ProbeNode {
 	}
 
 	async execute() {
-		const { eSignApiRequest } = require('../nodes/ESign/transport');
+		const { eSignApiRequest } = require('../nodes/shared/transport');
 		const items = this.getInputData();
 		const out = [];
 		for (let i = 0; i < items.length; i++) {

@@ -10,9 +10,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import type { DocumentFile } from '../ESign/helpers/documents';
-import { decodeDocumentFile } from '../ESign/helpers/documents';
-import { eSignApiRequest } from '../ESign/transport';
+import type { DocumentFile } from '../shared/documentFile';
+import { decodeDocumentFile } from '../shared/documentFile';
+import { eSignApiRequest } from '../shared/transport';
 import { SIGNATURE_FAILURE_MESSAGES, SIGNATURE_HEADER, verifySignature } from './verifySignature';
 
 /** Seconds for the Download Document request: short, so a slow site never holds up the event. */

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { ESignRequestOptions } from '../transport';
-import { eSignApiRequest } from '../transport';
+import type { ESignRequestOptions } from '../../shared/transport';
+import { eSignApiRequest } from '../../shared/transport';
 import { detectFileType, fileStem, uploadForm } from './utils';
 
 /**
@@ -37,19 +37,4 @@ export async function uploadBinary(
 		...requestOptions,
 		body: uploadForm(buffer, fileName, detected.mimeType, title.trim() || fileStem(fileName)),
 	})) as IDataObject;
-}
-
-/** GET /documents/{id}/file answers the file as base64 JSON. */
-export interface DocumentFile {
-	content?: string;
-	filename?: string;
-	type?: string;
-	encoding?: string;
-}
-
-/** The file's bytes, or undefined when the answer holds no content. */
-export function decodeDocumentFile(file: DocumentFile | undefined): Buffer | undefined {
-	if (typeof file?.content !== 'string') return undefined;
-	const base64 = !file.encoding || file.encoding.toLowerCase() === 'base64';
-	return Buffer.from(file.content, base64 ? 'base64' : 'utf8');
 }

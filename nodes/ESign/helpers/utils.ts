@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { ESignRequestOptions } from '../transport';
+import type { ESignRequestOptions } from '../../shared/transport';
 
 /** Reads a resource locator (or plain) id parameter and insists on a whole number. */
 export function getIdParameter(this: IExecuteFunctions, name: string, i: number, label: string): string {

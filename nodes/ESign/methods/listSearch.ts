@@ -1,6 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { eSignApiRequest, eSignApiRequestFull } from '../transport';
+import { eSignApiRequest, eSignApiRequestFull } from '../../shared/transport';
 
 const PAGE_SIZE = 50;
 

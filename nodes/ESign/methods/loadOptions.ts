@@ -1,7 +1,7 @@
 import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { eSignApiRequest } from '../transport';
+import { eSignApiRequest } from '../../shared/transport';
 
 export async function getSigners(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const documentId = String(

@@ -1,6 +1,6 @@
 import type { FieldType, IDataObject, ILoadOptionsFunctions, ResourceMapperFields } from 'n8n-workflow';
 
-import { eSignApiRequest } from '../transport';
+import { eSignApiRequest } from '../../shared/transport';
 
 interface TemplateVariable {
 	key: string;

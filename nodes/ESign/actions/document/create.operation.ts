@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { getRequestOptions, pickText, toExecutionData } from '../../helpers/utils';
-import { eSignApiRequest } from '../../transport';
+import { eSignApiRequest } from '../../../shared/transport';
 
 const properties: INodeProperties[] = [
 	{

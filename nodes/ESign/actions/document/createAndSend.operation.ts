@@ -12,7 +12,7 @@ import {
 } from '../../helpers/fields';
 import { readSignerRows } from '../../helpers/signers';
 import { getRequestOptions, toExecutionData } from '../../helpers/utils';
-import { eSignApiRequest } from '../../transport';
+import { eSignApiRequest } from '../../../shared/transport';
 import { binaryPropertyInput, fileTitle, signerFields } from '../common.descriptions';
 
 const signerReference: INodeProperties = {

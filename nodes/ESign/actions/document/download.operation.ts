@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import type { DocumentFile } from '../../helpers/documents';
-import { decodeDocumentFile } from '../../helpers/documents';
+import type { DocumentFile } from '../../../shared/documentFile';
+import { decodeDocumentFile } from '../../../shared/documentFile';
 import { getDocumentId, getRequestOptions } from '../../helpers/utils';
-import { eSignApiRequest } from '../../transport';
+import { eSignApiRequest } from '../../../shared/transport';
 import { binaryPropertyOutput, documentRLC } from '../common.descriptions';
 
 const properties: INodeProperties[] = [

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { getRequestOptions, toExecutionData } from '../../helpers/utils';
-import { eSignApiRequestAllItems } from '../../transport';
+import { eSignApiRequestAllItems } from '../../../shared/transport';
 import { returnAllOrLimit } from '../common.descriptions';
 
 export const DOCUMENT_STATUSES = [

@@ -11,7 +11,7 @@ import {
 	signerIdFromRow,
 } from '../../helpers/fields';
 import { getDocumentId, getRequestOptions } from '../../helpers/utils';
-import { eSignApiRequest } from '../../transport';
+import { eSignApiRequest } from '../../../shared/transport';
 import { documentRLC } from '../common.descriptions';
 
 const signerPicker: INodeProperties = {

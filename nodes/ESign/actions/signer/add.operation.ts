@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { getDocumentId, getRequestOptions, isValidEmail, toExecutionData } from '../../helpers/utils';
-import { eSignApiRequest } from '../../transport';
+import { eSignApiRequest } from '../../../shared/transport';
 import { documentRLC, signerFields } from '../common.descriptions';
 
 const properties: INodeProperties[] = [documentRLC, ...signerFields];

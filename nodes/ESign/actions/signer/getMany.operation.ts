@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { getDocumentId, getRequestOptions, toExecutionData } from '../../helpers/utils';
-import { eSignApiRequest } from '../../transport';
+import { eSignApiRequest } from '../../../shared/transport';
 import { documentRLC } from '../common.descriptions';
 
 const properties: INodeProperties[] = [documentRLC];

@@ -9,7 +9,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { readSignerRows } from '../../helpers/signers';
 import { getRequestOptions, getTemplateId, pickText, toExecutionData } from '../../helpers/utils';
-import { eSignApiRequest } from '../../transport';
+import { eSignApiRequest } from '../../../shared/transport';
 import { signerFields, templateRLC } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
