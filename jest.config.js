@@ -2,12 +2,14 @@
 module.exports = {
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test'],
-	testMatch: ['**/*.test.js'],
+	// Both, so a suite in either language is never silently skipped.
+	testMatch: ['**/*.test.ts', '**/*.test.js'],
 	testPathIgnorePatterns: ['/node_modules/', '/.n8n-runtime/', '/dist/'],
 	modulePathIgnorePatterns: ['<rootDir>/.n8n-runtime/', '<rootDir>/dist/'],
 	watchPathIgnorePatterns: ['<rootDir>/.n8n-runtime/'],
 	transform: {
-		'^.+\\.ts$': ['ts-jest', { isolatedModules: true, tsconfig: 'tsconfig.json' }],
+		// Type errors are caught by `npm run typecheck` (tsconfig.test.json); ts-jest only transpiles.
+		'^.+\\.ts$': ['ts-jest', { isolatedModules: true, tsconfig: 'tsconfig.test.json' }],
 	},
 	moduleFileExtensions: ['ts', 'js', 'json'],
 	testTimeout: 30000,
