@@ -4,7 +4,8 @@
  * body parsing → authentication → handler (counted) → answer (or the fault's answer/drop).
  */
 
-const { clientIp, createRouter, errorResult, parseInput, readBody, sendJson } = require('./http');
+const { clientIp, createRouter, errorResult, parseInput, readBody, send, sendJson } = require('./http');
+const { hostileAnswer } = require('./hostile');
 const { ApiError, fail, sleep } = require('./util');
 const { authenticate, checkRateLimit } = require('./auth');
 const { nextId, pushCapped, ts } = require('./store');
@@ -72,6 +73,8 @@ function normalizeFault(core, input) {
 		code: input.code || null,
 		message: input.message || null,
 		retryAfter: Number(input.retryAfter) || 1,
+		// A raw (non-API) answer: a redirect, an HTML page, broken JSON.
+		raw: hostileAnswer(input),
 	};
 }
 
@@ -141,6 +144,11 @@ async function handleApi(core, req, res, url) {
 		if (fault.mode.startsWith('drop-')) {
 			entry.dropped = true;
 			req.socket.destroy();
+			return;
+		}
+		if (fault.raw && fault.mode !== 'delay') {
+			entry.status = fault.raw.status;
+			send(res, fault.raw.status, fault.raw.body, fault.raw.headers);
 			return;
 		}
 		if (fault.mode !== 'delay') result = faultResult(fault);

@@ -1,5 +1,6 @@
 // Shared plumbing for the node tests: a sandbox per test file, credentials for its keys,
 // direct API/control calls for arranging and checking state, and one-line node runs.
+const http = require('node:http');
 const { createSandbox } = require('../sandbox');
 const harness = require('../harness');
 
@@ -146,8 +147,39 @@ async function requestLines(sb) {
 	return (await requestLog(sb)).map((r) => `${r.method} ${r.path.replace('/wp-json/esign/v1', '')}`);
 }
 
+/**
+ * Another origin that records every request it receives (method, url, headers) and answers like a
+ * willing eSign API would, so a client that followed a redirect there would "succeed".
+ */
+async function startRecorder() {
+	const requests = [];
+	const server = http.createServer((req, res) => {
+		const chunks = [];
+		req.on('data', (c) => chunks.push(c));
+		req.on('end', () => {
+			requests.push({ method: req.method, url: req.url, headers: { ...req.headers }, body: Buffer.concat(chunks).toString('utf8') });
+			const body = JSON.stringify({ id: '1', title: 'Captured', status: 'draft', sent: true, total: 0, content: '', reminded: [], deleted: true });
+			res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
+			res.end(body);
+		});
+	});
+	await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return {
+		url: `http://127.0.0.1:${server.address().port}`,
+		requests,
+		close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+	};
+}
+
+/** Makes the sandbox answer the next `count` matching requests with a hostile preset or raw answer. */
+async function hostile(sb, fault) {
+	return await control(sb, 'POST', '/__sandbox/faults', { count: 1, ...fault });
+}
+
 module.exports = {
 	ESIGN,
+	hostile,
+	startRecorder,
 	api,
 	clearLog,
 	control,
