@@ -89,8 +89,17 @@ export class ESignApi implements ICredentialType {
 			url: '/stats',
 			method: 'GET',
 			skipSslCertificateValidation: '={{ $credentials.ignoreSslIssues }}',
+			// Never follow a redirect with the key and secret: it could hand them to another host.
+			disableFollowRedirect: true,
 		},
 		rules: [
+			...[301, 302, 303, 307, 308].map((code) => ({
+				type: 'responseCode' as const,
+				properties: {
+					value: code,
+					message: `The site redirects this address elsewhere (HTTP ${code}); n8n does not follow it, so the key and secret were not sent there. Open the Site URL in a browser and use the address it ends up at (often https:// instead of http://, or with or without www.) as the Site URL.`,
+				},
+			})),
 			{
 				type: 'responseCode',
 				properties: {

@@ -218,7 +218,7 @@ describe('payload checks (after a valid signature)', () => {
 		['not JSON', 'event=document.completed', 'invalid_json'],
 		['truncated JSON', '{"event":"document.completed","data":{', 'invalid_json'],
 		['JSON with a byte-order mark', '\ufeff{"event":"document.completed","data":{}}', 'invalid_json'],
-		['empty body', '', 'missing_event'],
+		['empty body', '', 'missing_body'],
 		['a JSON array', '[{"event":"document.completed"}]', 'missing_event'],
 		['a JSON string', '"document.completed"', 'missing_event'],
 		['no event', '{"data":{"document_id":"1"}}', 'missing_event'],

@@ -12,6 +12,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import type { DocumentFile } from '../shared/documentFile';
 import { decodeDocumentFile } from '../shared/documentFile';
+import { idFromAnswer } from '../ESign/helpers/utils';
 import { eSignApiRequest } from '../shared/transport';
 import { SIGNATURE_FAILURE_MESSAGES, SIGNATURE_HEADER, verifySignature } from './verifySignature';
 
@@ -223,6 +224,8 @@ export class ESignTrigger implements INodeType {
 			} catch {
 				secret = ''; // no credential: nothing to verify with, so fail closed below
 			}
+			// A secret of only spaces is a paste gone wrong, not a secret: treat it as not configured.
+			if (secret.trim() === '') secret = '';
 			const check = verifySignature(rawBody, req.headers?.[SIGNATURE_HEADER], secret);
 			if (!check.valid) {
 				return reject(
@@ -234,16 +237,16 @@ export class ESignTrigger implements INodeType {
 			}
 		}
 
-		// 2. Shape: a JSON object with an event name, parsed from the same bytes.
+		// 2. Shape: a JSON object with an event name, parsed from the same (verified) bytes only.
+		// n8n's own parsed body is never used: it is not what the signature covers.
+		if (!(rawBody instanceof Uint8Array) || rawBody.length === 0) {
+			return reject(res, 400, 'missing_body', 'The request has no body to read the event from.');
+		}
 		let payload: unknown;
-		if (rawBody instanceof Uint8Array && rawBody.length > 0) {
-			try {
-				payload = JSON.parse(Buffer.from(rawBody).toString('utf8'));
-			} catch {
-				return reject(res, 400, 'invalid_json', 'The request body is not valid JSON.');
-			}
-		} else {
-			payload = this.getBodyData();
+		try {
+			payload = JSON.parse(Buffer.from(rawBody).toString('utf8'));
+		} catch {
+			return reject(res, 400, 'invalid_json', 'The request body is not valid JSON.');
 		}
 		if (!isPlainObject(payload) || typeof payload.event !== 'string' || payload.event === '') {
 			return reject(
@@ -274,12 +277,14 @@ export class ESignTrigger implements INodeType {
 		const item: INodeExecutionData = { json };
 
 		// 4. Optional document download. Never turns a genuine event into a failure.
-		const documentId = isPlainObject(data) ? data.document_id : undefined;
-		const wantsDownload =
-			options.downloadDocument === true &&
-			(typeof documentId === 'string' || typeof documentId === 'number') &&
-			String(documentId) !== '';
-		if (!wantsDownload) {
+		const rawDocumentId = isPlainObject(data) ? data.document_id : undefined;
+		if (options.downloadDocument !== true || rawDocumentId === undefined || rawDocumentId === null) {
+			return { workflowData: [[item]] };
+		}
+		// Only a positive whole number goes into the request path.
+		const documentId = idFromAnswer(rawDocumentId);
+		if (!documentId) {
+			item.json.downloadError = `data.document_id (${JSON.stringify(rawDocumentId)}) is not a positive whole number, so nothing was downloaded.`;
 			return { workflowData: [[item]] };
 		}
 
@@ -296,10 +301,11 @@ export class ESignTrigger implements INodeType {
 			const file = await eSignApiRequest.call(
 				this,
 				'GET',
-				`/documents/${encodeURIComponent(String(documentId))}/file`,
+				`/documents/${documentId}/file`,
 				{
 					timeout: DOWNLOAD_TIMEOUT_SECONDS,
 					maxRateLimitWait: DOWNLOAD_MAX_RATE_LIMIT_WAIT_SECONDS,
+					expect: ['content'],
 				},
 			);
 			const { filename, type } = (file ?? {}) as DocumentFile;
@@ -309,7 +315,7 @@ export class ESignTrigger implements INodeType {
 			} else {
 				const binary: IBinaryData = await this.helpers.prepareBinaryData(
 					bytes,
-					filename || `document-${String(documentId)}`,
+					filename || `document-${documentId}`,
 					type || undefined,
 				);
 				item.binary = { [propertyName]: binary };

@@ -35,6 +35,7 @@ export async function uploadBinary(
 	if (!/\.[A-Za-z0-9]+$/.test(fileName)) fileName += `.${detected.extension}`;
 	return (await eSignApiRequest.call(this, 'POST', '/documents/upload', {
 		...requestOptions,
+		expect: ['id'],
 		body: uploadForm(buffer, fileName, detected.mimeType, title.trim() || fileStem(fileName)),
 	})) as IDataObject;
 }

@@ -12,7 +12,7 @@ export async function searchDocuments(
 	const page = Number(paginationToken ?? 1) || 1;
 	const qs: IDataObject = { page, per_page: PAGE_SIZE };
 	if (filter?.trim()) qs.search = filter.trim();
-	const response = await eSignApiRequestFull.call(this, 'GET', '/documents', { qs });
+	const response = await eSignApiRequestFull.call(this, 'GET', '/documents', { qs, expect: 'list' });
 	const documents = (Array.isArray(response.body) ? response.body : []) as IDataObject[];
 	const totalPages = Number(response.headers['x-esign-totalpages'] ?? 1);
 	return {
@@ -27,7 +27,7 @@ export async function searchDocuments(
 export async function searchTemplates(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
 	const qs: IDataObject = { per_page: 100 };
 	if (filter?.trim()) qs.search = filter.trim();
-	const templates = (await eSignApiRequest.call(this, 'GET', '/templates', { qs })) as IDataObject[];
+	const templates = (await eSignApiRequest.call(this, 'GET', '/templates', { qs, expect: 'list' })) as IDataObject[];
 	return {
 		results: (Array.isArray(templates) ? templates : []).map((t) => ({
 			name: `${t.name} (#${t.id})`,

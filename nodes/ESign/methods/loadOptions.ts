@@ -10,7 +10,9 @@ export async function getSigners(this: ILoadOptionsFunctions): Promise<INodeProp
 	if (!/^[0-9]+$/.test(documentId)) {
 		throw new NodeOperationError(this.getNode(), 'Choose a document first to list its signers');
 	}
-	const signers = (await eSignApiRequest.call(this, 'GET', `/documents/${documentId}/signers`)) as IDataObject[];
+	const signers = (await eSignApiRequest.call(this, 'GET', `/documents/${documentId}/signers`, {
+		expect: 'list',
+	})) as IDataObject[];
 	return signers.map((s) => ({
 		name: `${s.name} <${s.email}>`,
 		value: String(s.id),

@@ -14,7 +14,7 @@ const TYPE_BY_FIELD: Record<string, FieldType> = { checkbox: 'boolean' };
 export async function getTemplateVariables(this: ILoadOptionsFunctions): Promise<ResourceMapperFields> {
 	const templateId = String(this.getNodeParameter('templateId', undefined, { extractValue: true }) ?? '').trim();
 	if (!/^[0-9]+$/.test(templateId)) return { fields: [], emptyFieldsNotice: 'Choose a template first' };
-	const template = (await eSignApiRequest.call(this, 'GET', `/templates/${templateId}`)) as IDataObject;
+	const template = (await eSignApiRequest.call(this, 'GET', `/templates/${templateId}`, { expect: ['id'] })) as IDataObject;
 	const variables = (template.variables ?? []) as TemplateVariable[];
 	return {
 		fields: variables.map((variable) => ({

@@ -54,6 +54,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	const document = (await eSignApiRequest.call(this, 'POST', '/documents', {
 		...getRequestOptions.call(this, i),
 		body,
+		expect: ['id'],
 	})) as IDataObject;
 	return toExecutionData(document);
 }

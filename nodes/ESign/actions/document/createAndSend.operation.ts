@@ -11,7 +11,7 @@ import {
 	readFieldRows,
 } from '../../helpers/fields';
 import { readSignerRows } from '../../helpers/signers';
-import { getRequestOptions, toExecutionData } from '../../helpers/utils';
+import { getRequestOptions, idFromAnswer, toExecutionData } from '../../helpers/utils';
 import { eSignApiRequest } from '../../../shared/transport';
 import { binaryPropertyInput, fileTitle, signerFields } from '../common.descriptions';
 
@@ -139,13 +139,22 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	}
 
 	const document = await uploadBinary.call(this, i, binaryPropertyName, title, requestOptions);
-	const documentId = String(document.id);
+	const documentId = idFromAnswer(document.id);
+	if (!documentId) {
+		// Never put an id we did not validate into a path: nothing more is sent.
+		throw new NodeOperationError(
+			this.getNode(),
+			`Item ${i}: the site answered the upload with the document id ${JSON.stringify(document.id)}, which is not a positive whole number; nothing more was sent`,
+			{ itemIndex: i, description: 'Check the site: a draft may have been created by the upload.' },
+		);
+	}
 	let step: Step = 'signers';
 	try {
 		for (const signer of signers) {
 			await eSignApiRequest.call(this, 'POST', `/documents/${documentId}/signers`, {
 				...requestOptions,
 				body: { ...signer },
+				expect: 'object',
 			});
 		}
 		// The add-signer response is not part of the contract: read the ids back.
@@ -153,7 +162,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 			this,
 			'GET',
 			`/documents/${documentId}/signers`,
-			requestOptions,
+			{ ...requestOptions, expect: 'list' },
 		)) as IDataObject[];
 		const idByEmail = new Map(saved.map((s) => [String(s.email).toLowerCase(), Number(s.id)]));
 		const fields = planned.fields.map((field) => ({
@@ -165,6 +174,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		const savedFields = (await eSignApiRequest.call(this, 'POST', `/documents/${documentId}/fields`, {
 			...requestOptions,
 			body: { fields },
+			expect: 'list',
 		})) as IDataObject[];
 
 		step = 'send';
@@ -172,7 +182,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 			this,
 			'POST',
 			`/documents/${documentId}/send`,
-			requestOptions,
+			{ ...requestOptions, expect: ['sent'] },
 		)) as IDataObject;
 
 		return toExecutionData({
@@ -197,7 +207,10 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 			outcome = `Draft ${documentId} was kept (Keep Draft on Failure).`;
 		} else {
 			try {
-				await eSignApiRequest.call(this, 'DELETE', `/documents/${documentId}`, requestOptions);
+				await eSignApiRequest.call(this, 'DELETE', `/documents/${documentId}`, {
+					...requestOptions,
+					expect: ['deleted'],
+				});
 				deleted = true;
 				outcome = `Draft ${documentId} was deleted.`;
 			} catch {

@@ -26,7 +26,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		this,
 		'DELETE',
 		`/documents/${id}`,
-		getRequestOptions.call(this, i),
+		{ ...getRequestOptions.call(this, i), expect: ['deleted'] },
 	)) as IDataObject;
 	return toExecutionData({ id, deleted: response?.deleted === true });
 }

@@ -40,7 +40,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		this,
 		'GET',
 		`/documents/${id}/file`,
-		getRequestOptions.call(this, i),
+		{ ...getRequestOptions.call(this, i), expect: ['content'] },
 	)) as DocumentFile;
 	const buffer = decodeDocumentFile(file);
 	if (!buffer) {

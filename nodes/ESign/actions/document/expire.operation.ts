@@ -26,7 +26,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		this,
 		'POST',
 		`/documents/${id}/expire`,
-		getRequestOptions.call(this, i),
+		{ ...getRequestOptions.call(this, i), expect: ['expired'] },
 	)) as IDataObject;
 	return toExecutionData(response);
 }

@@ -46,6 +46,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	const response = (await eSignApiRequest.call(this, 'POST', `/documents/${id}/remind`, {
 		...getRequestOptions.call(this, i),
 		body,
+		expect: ['reminded'],
 	})) as IDataObject;
 	return toExecutionData({ document_id: id, ...response });
 }

@@ -26,7 +26,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		this,
 		'POST',
 		`/documents/${id}/send`,
-		getRequestOptions.call(this, i),
+		{ ...getRequestOptions.call(this, i), expect: ['sent'] },
 	)) as IDataObject;
 	return toExecutionData({ document_id: id, ...response });
 }

@@ -70,6 +70,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	const document = (await eSignApiRequest.call(this, 'PUT', `/documents/${id}`, {
 		...getRequestOptions.call(this, i),
 		body,
+		expect: ['id'],
 	})) as IDataObject;
 	return toExecutionData(document);
 }

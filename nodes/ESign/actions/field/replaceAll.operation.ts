@@ -114,6 +114,7 @@ export async function execute(
 	const saved = (await eSignApiRequest.call(this, 'POST', `/documents/${id}/fields`, {
 		...getRequestOptions.call(this, i),
 		body: { fields },
+		expect: 'list',
 	})) as IDataObject[];
 	return [{ json: { document_id: id, field_count: saved.length, fields: saved } }];
 }

@@ -28,6 +28,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	const signer = (await eSignApiRequest.call(this, 'POST', `/documents/${id}/signers`, {
 		...getRequestOptions.call(this, i),
 		body,
+		expect: 'object',
 	})) as IDataObject;
 	return toExecutionData(signer);
 }

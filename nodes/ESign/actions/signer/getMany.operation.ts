@@ -17,7 +17,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		this,
 		'GET',
 		`/documents/${id}/signers`,
-		getRequestOptions.call(this, i),
+		{ ...getRequestOptions.call(this, i), expect: 'list' },
 	)) as IDataObject[];
 	return toExecutionData(signers);
 }

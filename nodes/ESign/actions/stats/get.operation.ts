@@ -11,6 +11,9 @@ const displayOptions = { show: { resource: ['stats'], operation: ['get'] } };
 export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
-	const stats = (await eSignApiRequest.call(this, 'GET', '/stats', getRequestOptions.call(this, i))) as IDataObject;
+	const stats = (await eSignApiRequest.call(this, 'GET', '/stats', {
+		...getRequestOptions.call(this, i),
+		expect: ['total'],
+	})) as IDataObject;
 	return toExecutionData(stats);
 }

@@ -153,6 +153,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	const created = (await eSignApiRequest.call(this, 'POST', `/templates/${id}/documents`, {
 		...getRequestOptions.call(this, i),
 		body,
+		expect: ['id'],
 	})) as IDataObject;
 	return toExecutionData(created);
 }

@@ -17,7 +17,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		this,
 		'GET',
 		`/templates/${id}`,
-		getRequestOptions.call(this, i),
+		{ ...getRequestOptions.call(this, i), expect: ['id'] },
 	)) as IDataObject;
 	return toExecutionData(template);
 }

@@ -61,6 +61,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	const templates = (await eSignApiRequest.call(this, 'GET', '/templates', {
 		...getRequestOptions.call(this, i),
 		qs,
+		expect: 'list',
 	})) as IDataObject[];
-	return toExecutionData((Array.isArray(templates) ? templates : []).slice(0, limit));
+	return toExecutionData(templates.slice(0, limit));
 }

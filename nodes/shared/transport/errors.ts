@@ -1,0 +1,209 @@
+import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import type { SitePage } from './answer';
+import { snippet } from './answer';
+
+/** How many times a read is repeated after a 5xx, a maintenance page or a network failure. */
+export const GET_RETRIES = 3;
+
+export interface ApiErrorBody {
+	code?: string;
+	message?: string;
+	data?: { status?: number; retry_after?: number; errors?: string[] } & IDataObject;
+}
+
+/** Everything an error builder needs to know about the request that failed. */
+export interface RequestInfo {
+	node: INode;
+	method: string;
+	endpoint: string;
+	url: string;
+	itemIndex?: number;
+	/** The credential's own values, blanked out of any body text shown in an error. */
+	secrets: string[];
+	timeoutSeconds: number;
+}
+
+/** What an answer that is not the API's JSON means, per recognised page, in words a user can act on. */
+function pageAdvice(page: SitePage | undefined, status: number): string {
+	if (page === 'critical') {
+		return 'WordPress shows "There has been a critical error on this website": PHP failed with a fatal error on the site. Check the site\'s PHP error log (or the email WordPress sends to the admin) and fix the plugin or theme that fails.';
+	}
+	if (page === 'maintenance') {
+		return 'WordPress is in maintenance mode ("Briefly unavailable for scheduled maintenance"), usually while updates install. Wait a minute and run it again.';
+	}
+	if (status === 403) {
+		return 'The site answered with a web page instead of the API: a security plugin (e.g. Wordfence, iThemes), the host\'s firewall or mod_security, or a CDN such as Cloudflare blocked the API request before it reached eSign. Allow requests to /wp-json/esign/v1 (and the X-ESIGN-* headers) from n8n in that tool.';
+	}
+	if (status === 404) {
+		return 'There is no eSign API at this address: the site answered with a web page, not the REST API. Check the Site URL in the credential, that the eSign plugin (Pro, REST API enabled) is active, and that the site serves its REST API under /wp-json/ (sites with plain permalinks serve it only under ?rest_route=).';
+	}
+	if (page === 'html') {
+		return 'The site answered with a web page instead of the eSign API\'s JSON: something in front of WordPress (a cache, a login or cookie wall, a proxy) or a plugin replaced the answer. Open the URL in a browser to see what it serves.';
+	}
+	return 'The answer is not the eSign API\'s JSON (it may be cut off, empty or replaced by a proxy or plugin). Check the Site URL and the site\'s error log.';
+}
+
+const WRITE_NOTE =
+	' The site may still have carried out the request, so it was not repeated automatically (repeating a send would email every signer twice). Check the document before running it again.';
+
+function build(
+	info: RequestInfo,
+	response: JsonObject,
+	message: string,
+	description: string,
+	httpCode?: number,
+): NodeApiError {
+	// The response object is ours: never n8n's parsed body (a null body crashes n8n's normalisation).
+	return new NodeApiError(info.node, response, {
+		message,
+		description,
+		httpCode: httpCode === undefined ? undefined : String(httpCode),
+		itemIndex: info.itemIndex,
+	});
+}
+
+/** A 3xx: never followed, so the key and secret never reach the target. */
+export function redirectError(info: RequestInfo, status: number, location: string | undefined, apiPath: string): NodeApiError {
+	const from = info.url.split('?')[0];
+	let target = location ?? '';
+	let siteUrl = '';
+	try {
+		const resolved = new URL(target, info.url);
+		target = `${resolved.origin}${resolved.pathname}`;
+		// When the target is the same API path on another address, that address is the Site URL to use.
+		const at = resolved.pathname.indexOf(apiPath);
+		siteUrl = at >= 0 ? `${resolved.origin}${resolved.pathname.slice(0, at)}` : resolved.origin;
+	} catch {
+		// Location missing or unparsable: say so below.
+	}
+	const isWrite = info.method !== 'GET';
+	const message = target
+		? `The site redirects ${from} to ${target}: use ${siteUrl} as the Site URL`
+		: `The site answered ${info.method} ${from} with a redirect (HTTP ${status}) but no usable Location`;
+	const description =
+		`n8n does not follow redirects for eSign requests, so your API key and secret are only ever sent to the Site URL in the credential. ` +
+		(isWrite ? `Nothing was sent to ${target || 'the redirect target'}, and the ${info.method} was not carried out there. ` : '') +
+		'Typical causes: http:// instead of https://, www. added or removed, or an old domain. Put the address the site redirects to in the credential\'s Site URL.';
+	const error = build(info, { code: 'redirect', message, status } as JsonObject, message, description, status);
+	error.context.apiCode = 'redirect';
+	if (target) error.context.location = target;
+	return error;
+}
+
+/** A body that is not JSON at all, or JSON of the wrong shape. */
+export function notApiAnswerError(
+	info: RequestInfo,
+	status: number,
+	contentType: string,
+	text: string,
+	page: SitePage | undefined,
+	problem?: string,
+): NodeApiError {
+	const shown = snippet(text, info.secrets);
+	const kind = problem ? `an answer the eSign API does not give (${problem})` : 'something other than the eSign API\'s JSON';
+	const message = `The site answered ${info.method} ${info.endpoint} with ${kind} (HTTP ${status}, ${contentType || 'no content type'})`;
+	let description = pageAdvice(problem ? undefined : page, status);
+	if (problem) description = 'The answer has a shape the eSign API never gives: a plugin, cache or proxy may have changed it, or the Site URL points at another service.';
+	if (info.method !== 'GET' && status < 400) description += WRITE_NOTE;
+	description += shown ? ` Start of the answer: «${shown}»` : ' The answer was empty.';
+	const error = build(info, { code: 'invalid_response', message, status } as JsonObject, message, description, status);
+	error.context.apiCode = page === 'critical' ? 'site_critical_error' : page === 'maintenance' ? 'site_maintenance' : 'invalid_response';
+	return error;
+}
+
+/** What to do about each kind of API error, in words a workflow builder can act on. */
+function describe(status: number, body: ApiErrorBody, info: RequestInfo): string {
+	const code = body?.code ?? '';
+	if (typeof body?.message === 'string' && /critical error on (this|your) website/i.test(body.message)) {
+		return pageAdvice('critical', status);
+	}
+	if (status === 401) {
+		return 'The site rejected the API key or secret. Check both values in the eSign API credential (keys start with esign_; the secret is shown once when the key is created).';
+	}
+	if (status === 403 && code === 'rest_forbidden') {
+		return 'This API key is Read Only. Creating, sending, updating or deleting needs a Full Access key: create one in the eSign admin under API keys and use it in the credential.';
+	}
+	if (status === 403) {
+		return 'The document or template belongs to another user. A non-administrator key can only reach its own documents and templates; use an administrator key or the owner’s key.';
+	}
+	if (status === 404) {
+		if (code === 'rest_no_route') {
+			return 'The site has no such API route. Check the Site URL in the credential and that the eSign plugin (Pro, with the REST API enabled) is active.';
+		}
+		return `Nothing exists at ${info.endpoint}: check the id (it may have been deleted, or it belongs to another site).`;
+	}
+	if (status === 429) {
+		const wait = Number(body?.data?.retry_after);
+		return `The site's rate limit was reached (by default 1,000 requests per key per hour and 100 per IP per minute)${
+			Number.isFinite(wait) ? `; it asks to wait ${wait} seconds` : ''
+		}. Raise "Max Rate Limit Wait" under Request Options, space out runs, or ask the site admin to raise the key's limit.`;
+	}
+	if (code === 'not_due') {
+		return 'Expire only applies an expiration that is already due: the document has no expiry date, or it is still in the future.';
+	}
+	if (code === 'validation_failed' && Array.isArray(body?.data?.errors)) {
+		return body.data.errors.join('\n');
+	}
+	if (status >= 500 && info.method !== 'GET') {
+		return `The site failed while handling ${info.method} ${info.endpoint}.${WRITE_NOTE}`;
+	}
+	if (status >= 500) {
+		return `The site failed while handling ${info.method} ${info.endpoint} (retried ${GET_RETRIES} times).`;
+	}
+	if (typeof body?.message === 'string' && body.message.trim()) return body.message;
+	if (status === 400) {
+		return `The site refused the request to ${info.method} ${info.endpoint} as invalid (HTTP 400) without saying why${code ? ` (code ${code})` : ''}. Check the values sent, e.g. ids, status and field data, against the operation's description.`;
+	}
+	return `The site answered HTTP ${status}${code ? ` (code ${code})` : ''} without a message.`;
+}
+
+/** An answer in the API's error format (`{code, message, data}`), or a JSON error without it. */
+export function apiError(info: RequestInfo, status: number, rawBody: unknown): NodeApiError {
+	const body: ApiErrorBody = rawBody && typeof rawBody === 'object' && !Array.isArray(rawBody) ? (rawBody as ApiErrorBody) : {};
+	const code = typeof body.code === 'string' && body.code ? body.code : `http_${status}`;
+	const message = typeof body.message === 'string' && body.message.trim() ? body.message : `HTTP ${status}`;
+	const error = build(
+		info,
+		{ code, message, status, data: (isObject(body.data) ? body.data : {}) as JsonObject } as JsonObject,
+		`${message} [${code}]`,
+		describe(status, body, info),
+		status,
+	);
+	// Keep the API's own fields where workflows (and the error output) can read them.
+	error.context.apiCode = code;
+	error.context.apiMessage = message;
+	if (Array.isArray(body.data?.errors)) error.context.validationErrors = body.data?.errors;
+	return error;
+}
+
+function isObject(value: unknown): value is IDataObject {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+type NetworkCause = (Error & { code?: string; cause?: Error & { code?: string } }) | undefined;
+
+/** No HTTP answer at all: refused, reset, timed out. */
+export function networkError(info: RequestInfo, cause: NetworkCause): NodeApiError {
+	// n8n-core wraps the socket error in its own NodeApiError: the code is on the original.
+	const inner = cause?.cause ?? cause;
+	const code = inner?.code ?? cause?.code ?? '';
+	const timedOut = code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout/i.test(inner?.message ?? '');
+	const what = timedOut
+		? `timed out after ${info.timeoutSeconds} second${info.timeoutSeconds === 1 ? '' : 's'}`
+		: code === 'ECONNREFUSED'
+			? 'the site refused the connection'
+			: code === 'ENOTFOUND' || code === 'EAI_AGAIN'
+				? 'the site’s host name could not be resolved'
+				: 'the connection failed before an answer arrived';
+	// Our own wording: n8n's generic texts for these codes invite an immediate retry, wrong for a write.
+	const message = `${info.method} ${info.endpoint} ${timedOut ? what : `failed: ${what}`}`;
+	const description =
+		info.method !== 'GET'
+			? `No answer arrived${code ? ` (${code})` : ''}.${WRITE_NOTE}`
+			: `The site could not be reached${code ? ` (${code})` : ''}, retried ${GET_RETRIES} times. Check the Site URL and that the site is up${timedOut ? ', or raise Timeout under Request Options' : ''}.`;
+	const error = build(info, { message, networkCode: code || 'network_error' } as JsonObject, message, description);
+	error.context.apiCode = timedOut ? 'timeout' : 'network_error';
+	return error;
+}
