@@ -40,7 +40,7 @@ function expectNothingLeaked(who: 'admin' = 'admin') {
 }
 
 async function counters(): Promise<Record<string, number>> {
-	return await control(sb, 'GET', '/__sandbox/counters');
+	return await control<Record<string, number>>(sb, 'GET', '/__sandbox/counters');
 }
 
 describe('redirects are never followed', () => {
@@ -163,7 +163,7 @@ describe('answers that are not the API’s JSON never become output', () => {
 		expect(res.items).toEqual([]);
 		expect(res.error.description).toMatch(/may still have carried out the request, so it was not repeated/);
 		expect((await counters()).sendExecuted).toBe(1);
-		const outbox = await control(sb, 'GET', '/__sandbox/outbox');
+		const outbox = await control<unknown[]>(sb, 'GET', '/__sandbox/outbox');
 		expect(outbox).toHaveLength(1);
 	});
 
@@ -190,7 +190,7 @@ describe('WordPress’s own pages say what they mean', () => {
 		const res = await esign(sb, { resource: 'stats', operation: 'get' });
 		expect(res.error.httpCode).toBe('500');
 		expect(res.error.description).toMatch(/PHP failed with a fatal error.*error log/);
-		const stats = (await requestLog(sb)).filter((r: { path: string }) => r.path === `${API}/stats`);
+		const stats = (await requestLog(sb)).filter((r) => r.path === `${API}/stats`);
 		expect(stats).toHaveLength(4);
 	}, 20000);
 
@@ -206,7 +206,7 @@ describe('WordPress’s own pages say what they mean', () => {
 		await hostile(sb, { method: 'POST', path: `${API}/documents/${doc.id}/send`, answer: 'wp-maintenance', count: 5 });
 		const res = await esign(sb, { resource: 'document', operation: 'send', documentId: rl(doc.id) });
 		expect(res.error.description).toMatch(/maintenance mode/);
-		const sends = (await requestLog(sb)).filter((r: { path: string }) => r.path.endsWith('/send'));
+		const sends = (await requestLog(sb)).filter((r) => r.path.endsWith('/send'));
 		expect(sends).toHaveLength(1);
 	});
 
@@ -274,7 +274,7 @@ describe('connection failures on writes', () => {
 			{ input: [{ json: {}, binary: { data: { data: await sample(sb, 'one-page.pdf'), fileName: 'a.pdf', mimeType: 'application/pdf' } } }] },
 		);
 		expect(res.error.message).toMatch(/document id "\.\.\/stats", which is not a positive whole number; nothing more was sent/);
-		const lines = (await requestLog(sb)).map((r: { method: string; path: string }) => `${r.method} ${r.path}`);
+		const lines = (await requestLog(sb)).map((r) => `${r.method} ${r.path}`);
 		expect(lines).toEqual([`POST ${API}/documents/upload`]);
 	});
 });

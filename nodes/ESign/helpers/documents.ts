@@ -21,9 +21,12 @@ export async function uploadBinary(
 	const detected = detectFileType(buffer);
 	const shownName = binaryData.fileName ?? binaryPropertyName;
 	if (!detected) {
+		const looksLikePdf = buffer.subarray(0, 5).toString('latin1') === '%PDF-';
 		throw new NodeOperationError(
 			this.getNode(),
-			`Item ${i}: the file in binary field "${binaryPropertyName}" (${shownName}, ${binaryData.mimeType}) is not a PDF, PNG or JPG`,
+			looksLikePdf
+				? `Item ${i}: the file in binary field "${binaryPropertyName}" (${shownName}) starts like a PDF but is not a complete PDF (no %%EOF at its end)`
+				: `Item ${i}: the file in binary field "${binaryPropertyName}" (${shownName}, ${binaryData.mimeType}) is not a PDF, PNG or JPG`,
 			{
 				itemIndex: i,
 				description:

@@ -1,6 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, jsonParse } from 'n8n-workflow';
 
+import { checkPositiveNumber } from './validation';
+
 /** Default sizes in points from the API reference, used when width or height is left at 0. */
 export const FIELD_DEFAULT_SIZES: Record<string, { width: number; height: number }> = {
 	signature: { width: 200, height: 60 },
@@ -217,8 +219,25 @@ export function fieldInputProperties(
 /** The item's field rows, from the UI list or the JSON array. */
 export function readFieldRows(this: IExecuteFunctions, i: number): IDataObject[] {
 	if (this.getNodeParameter('fieldsInput', i) === 'json') {
-		const raw = this.getNodeParameter('fieldsJson', i, '[]');
-		const parsed = typeof raw === 'string' ? jsonParse<unknown>(raw, { fallbackValue: undefined }) : raw;
+		let raw: unknown;
+		try {
+			raw = this.getNodeParameter('fieldsJson', i, '[]');
+		} catch (cause) {
+			// n8n parses a JSON parameter itself and throws a bare "Unexpected end of JSON input".
+			throw new NodeOperationError(this.getNode(), `Item ${i}: "Fields (JSON)" is not valid JSON: ${(cause as Error).message}`, {
+				itemIndex: i,
+			});
+		}
+		let parsed = raw;
+		if (typeof raw === 'string') {
+			try {
+				parsed = jsonParse<unknown>(raw);
+			} catch (cause) {
+				throw new NodeOperationError(this.getNode(), `Item ${i}: "Fields (JSON)" is not valid JSON: ${(cause as Error).message}`, {
+					itemIndex: i,
+				});
+			}
+		}
 		if (!Array.isArray(parsed)) {
 			throw new NodeOperationError(this.getNode(), `Item ${i}: "Fields (JSON)" must be a JSON array of fields`, {
 				itemIndex: i,
@@ -242,11 +261,13 @@ export interface CoordinateSettings {
 	pageHeight: number;
 }
 
-export function coordinateSettings(options: IDataObject): CoordinateSettings {
+export function coordinateSettings(this: IExecuteFunctions, i: number, options: IDataObject): CoordinateSettings {
 	const origin = options.coordinateOrigin === 'bottomLeft' ? 'bottomLeft' : 'topLeft';
 	const choice = (options.pageHeight as string) ?? 'letter';
 	const pageHeight =
-		choice === 'custom' ? Number(options.customPageHeight ?? 792) : (PAGE_HEIGHTS[choice] ?? 792);
+		choice === 'custom'
+			? checkPositiveNumber.call(this, i, 'Custom Page Height (Points)', options.customPageHeight ?? 792)
+			: (PAGE_HEIGHTS[choice] ?? 792);
 	return { origin, pageHeight };
 }
 
@@ -271,8 +292,13 @@ export function buildFields(
 ): { fields: IDataObject[]; errors: string[] } {
 	const errors: string[] = [];
 	const fields: IDataObject[] = [];
-	rows.forEach((row, index) => {
+	rows.forEach((entry, index) => {
 		const n = index + firstNumber;
+		if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
+			errors.push(`Field ${n}: must be an object with field_type, page_number, position_x, …, got ${JSON.stringify(entry)}`);
+			return;
+		}
+		const row = entry;
 		const problems: string[] = [];
 		const type = String(row.field_type ?? '').trim();
 		if (!type) problems.push('field_type is required');
@@ -293,6 +319,7 @@ export function buildFields(
 		for (const key of ['position_x', 'position_y']) {
 			if (isBlank(row[key])) problems.push(`${key} is required`);
 			else if (!Number.isFinite(toNumber(row[key]))) problems.push(`${key} must be a number`);
+			else if (toNumber(row[key]) < 0) problems.push(`${key} must be 0 or more, got ${row[key]}`);
 			else position[key] = toNumber(row[key]);
 		}
 
@@ -314,6 +341,12 @@ export function buildFields(
 					.map((option) => option.trim())
 					.filter((option) => option !== '');
 			} else problems.push('options must be a list of strings');
+		}
+		if (type === 'dropdown' && !(options && options.length)) problems.push('a dropdown field needs options');
+
+		if (!isBlank(row.font_size)) {
+			const size = toNumber(row.font_size);
+			if (!Number.isInteger(size) || size < 1) problems.push(`font_size must be a whole number from 1, got "${row.font_size}"`);
 		}
 
 		if (problems.length) {
@@ -342,7 +375,7 @@ export function buildFields(
 			height: size.height,
 			is_required: row.is_required === undefined ? true : [true, 'true', 1, '1'].includes(row.is_required as string),
 		};
-		if (!isBlank(row.font_size)) field.font_size = Math.round(toNumber(row.font_size));
+		if (!isBlank(row.font_size)) field.font_size = toNumber(row.font_size);
 		if (!isBlank(row.font_family)) field.font_family = String(row.font_family);
 		if (!isBlank(row.placeholder)) field.placeholder = String(row.placeholder);
 		if (options && options.length) field.options = options;

@@ -25,12 +25,19 @@ export function readSignerRows(this: IExecuteFunctions, i: number): SignerRow[] 
 				{ itemIndex: i },
 			);
 		}
-		const order = Number(row.signingOrder ?? 0);
+		const order = row.signingOrder === undefined || row.signingOrder === '' ? 0 : Number(row.signingOrder);
+		if (!Number.isInteger(order) || order < 0) {
+			throw new NodeOperationError(
+				this.getNode(),
+				`Item ${i}: signer ${index + 1} in "Signers": "Signing Order" must be a whole number from 0, got ${JSON.stringify(row.signingOrder)}`,
+				{ itemIndex: i, description: '0 = the position in the list.' },
+			);
+		}
 		return {
 			name,
 			email,
 			role: (row.role as string) || 'signer',
-			signingOrder: Number.isFinite(order) && order > 0 ? order : 0,
+			signingOrder: order,
 			requireWpLogin: row.requireWpLogin === true,
 		};
 	});

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { ESignRequestOptions } from '../../shared/transport';
+import { checkNonNegativeNumber, checkPositiveNumber } from './validation';
 
 /** Reads a resource locator (or plain) id parameter and insists on a whole number. */
 export function getIdParameter(this: IExecuteFunctions, name: string, i: number, label: string): string {
@@ -38,8 +39,11 @@ export function getTemplateId(this: IExecuteFunctions, i: number): string {
 export function getRequestOptions(this: IExecuteFunctions, i: number): ESignRequestOptions {
 	const options = this.getNodeParameter('requestOptions', i, {}) as IDataObject;
 	const result: ESignRequestOptions = { itemIndex: i };
-	if (typeof options.maxRateLimitWait === 'number') result.maxRateLimitWait = options.maxRateLimitWait;
-	if (typeof options.timeout === 'number') result.timeout = options.timeout;
+	if (options.maxRateLimitWait !== undefined) {
+		result.maxRateLimitWait = checkNonNegativeNumber.call(this, i, 'Max Rate Limit Wait (Seconds)', options.maxRateLimitWait);
+	}
+	// 0 would mean "no time limit" to the HTTP layer: a hung site would hold the workflow forever.
+	if (options.timeout !== undefined) result.timeout = checkPositiveNumber.call(this, i, 'Timeout (Seconds)', options.timeout);
 	return result;
 }
 
@@ -59,7 +63,11 @@ export interface DetectedFile {
 /** The API accepts PDF, PNG and JPG; recognise them by content, not by name. */
 export function detectFileType(buffer: Buffer): DetectedFile | undefined {
 	if (buffer.length >= 5 && buffer.subarray(0, 5).toString('latin1') === '%PDF-') {
-		return { extension: 'pdf', mimeType: 'application/pdf' };
+		// A real PDF ends with %%EOF (within its last KB); a file that only starts like one is refused.
+		const tail = buffer.subarray(Math.max(0, buffer.length - 1024)).toString('latin1');
+		return /^%PDF-\d\.\d/.test(buffer.subarray(0, 8).toString('latin1')) && tail.includes('%%EOF')
+			? { extension: 'pdf', mimeType: 'application/pdf' }
+			: undefined;
 	}
 	if (
 		buffer.length >= 8 &&

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { getRequestOptions, pickText, toExecutionData } from '../../helpers/utils';
+import { checkText } from '../../helpers/validation';
 import { eSignApiRequest } from '../../../shared/transport';
 
 const properties: INodeProperties[] = [
@@ -45,7 +46,7 @@ const displayOptions = { show: { resource: ['document'], operation: ['create'] }
 export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
-	const title = (this.getNodeParameter('title', i) as string).trim();
+	const title = checkText.call(this, i, 'Title', this.getNodeParameter('title', i)).trim();
 	if (!title) {
 		throw new NodeOperationError(this.getNode(), `Item ${i}: "Title" is required`, { itemIndex: i });
 	}

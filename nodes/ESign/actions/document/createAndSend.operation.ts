@@ -122,7 +122,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	const resolve = signerIndexResolver(signers);
 	const rows = readFieldRows.call(this, i);
 	// Placeholder ids (position + 1) let the shared builder validate now; real ids are mapped in later.
-	const planned = buildFields(rows, coordinateSettings(options), (row) => {
+	const planned = buildFields(rows, coordinateSettings.call(this, i, options), (row) => {
 		const { index, error } = resolve(row);
 		return error ? { error } : { id: (index as number) + 1 };
 	});

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { getRequestOptions, toExecutionData } from '../../helpers/utils';
+import { checkOneOf, checkWholeNumber } from '../../helpers/validation';
 import { eSignApiRequestAllItems } from '../../../shared/transport';
 import { returnAllOrLimit } from '../common.descriptions';
 
@@ -47,10 +48,12 @@ export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const returnAll = this.getNodeParameter('returnAll', i) as boolean;
-	const limit = returnAll ? undefined : (this.getNodeParameter('limit', i) as number);
+	const limit = returnAll ? undefined : checkWholeNumber.call(this, i, 'Limit', this.getNodeParameter('limit', i), 1);
 	const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
 	const qs: IDataObject = {};
-	if (typeof filters.status === 'string' && filters.status) qs.status = filters.status;
+	if (filters.status !== undefined && filters.status !== '') {
+		qs.status = checkOneOf.call(this, i, 'Status', filters.status, DOCUMENT_STATUSES.map((s) => s.value));
+	}
 	if (typeof filters.search === 'string' && filters.search.trim()) qs.search = filters.search.trim();
 	const documents = await eSignApiRequestAllItems.call(
 		this,

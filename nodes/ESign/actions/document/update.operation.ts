@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { getDocumentId, getRequestOptions, toExecutionData } from '../../helpers/utils';
+import { checkOneOf, checkText } from '../../helpers/validation';
 import { eSignApiRequest } from '../../../shared/transport';
 import { documentRLC } from '../common.descriptions';
 
@@ -53,13 +54,16 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	const updateFields = this.getNodeParameter('updateFields', i, {}) as IDataObject;
 	const body: IDataObject = {};
 	if (updateFields.title !== undefined) {
-		const title = String(updateFields.title).trim();
+		const title = checkText.call(this, i, 'Title', updateFields.title).trim();
 		if (!title) {
 			throw new NodeOperationError(this.getNode(), `Item ${i}: "Title" cannot be empty`, { itemIndex: i });
 		}
 		body.title = title;
 	}
-	if (updateFields.status !== undefined) body.status = updateFields.status;
+	if (updateFields.status !== undefined) {
+		// Only draft ⇄ sent: the site decides everything else (views, signatures, declines, expiry).
+		body.status = checkOneOf.call(this, i, 'Status', updateFields.status, ['draft', 'sent']);
+	}
 	if (Object.keys(body).length === 0) {
 		throw new NodeOperationError(
 			this.getNode(),

@@ -105,7 +105,7 @@ export async function execute(
 	for (const item of group) {
 		const options = this.getNodeParameter('options', item, {}) as IDataObject;
 		const rows = readFieldRows.call(this, item);
-		const built = buildFields(rows, coordinateSettings(options), signerIdFromRow, nextNumber);
+		const built = buildFields(rows, coordinateSettings.call(this, item, options), signerIdFromRow, nextNumber);
 		nextNumber += rows.length;
 		fields.push(...built.fields);
 		errors.push(...built.errors);

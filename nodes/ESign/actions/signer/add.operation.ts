@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { getDocumentId, getRequestOptions, isValidEmail, toExecutionData } from '../../helpers/utils';
+import { checkText, checkWholeNumber } from '../../helpers/validation';
 import { eSignApiRequest } from '../../../shared/transport';
 import { documentRLC, signerFields } from '../common.descriptions';
 
@@ -13,10 +14,11 @@ export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const id = getDocumentId.call(this, i);
-	const name = (this.getNodeParameter('name', i) as string).trim();
-	const email = (this.getNodeParameter('email', i) as string).trim();
+	const name = checkText.call(this, i, 'Name', this.getNodeParameter('name', i)).trim();
+	const email = checkText.call(this, i, 'Email', this.getNodeParameter('email', i)).trim();
 	const role = this.getNodeParameter('role', i, 'signer') as string;
-	const signingOrder = this.getNodeParameter('signingOrder', i, 0) as number;
+	// 0 = after the existing signers (the site picks the next position).
+	const signingOrder = checkWholeNumber.call(this, i, 'Signing Order', this.getNodeParameter('signingOrder', i, 0), 0);
 	if (!name) throw new NodeOperationError(this.getNode(), `Item ${i}: "Name" is required`, { itemIndex: i });
 	if (!isValidEmail(email)) {
 		throw new NodeOperationError(this.getNode(), `Item ${i}: "Email" is not a valid email address: "${email}"`, {

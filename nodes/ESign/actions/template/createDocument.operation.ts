@@ -9,6 +9,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { readSignerRows } from '../../helpers/signers';
 import { getRequestOptions, getTemplateId, pickText, toExecutionData } from '../../helpers/utils';
+import { checkText } from '../../helpers/validation';
 import { eSignApiRequest } from '../../../shared/transport';
 import { signerFields, templateRLC } from '../common.descriptions';
 
@@ -123,14 +124,26 @@ function readVariables(this: IExecuteFunctions, i: number): IDataObject {
 			: ((mapper.value ?? {}) as IDataObject);
 	for (const [key, value] of Object.entries(source)) {
 		if (value === null || value === undefined || value === '') continue;
-		variables[key] = typeof value === 'object' ? JSON.stringify(value) : String(value);
+		if (typeof value === 'object') {
+			// Prefill writes text into a field: a list or object has no single right text form.
+			throw new NodeOperationError(
+				this.getNode(),
+				`Item ${i}: variable "${key}" in "Variables" is ${Array.isArray(value) ? 'a list' : 'an object'}, not text`,
+				{
+					itemIndex: i,
+					description:
+						'Template variables are written into document fields as text. Turn the value into text first, e.g. {{ $json.items.join(", ") }} or {{ JSON.stringify($json.address) }}.',
+				},
+			);
+		}
+		variables[key] = String(value);
 	}
 	return variables;
 }
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const id = getTemplateId.call(this, i);
-	const title = (this.getNodeParameter('title', i, '') as string).trim();
+	const title = checkText.call(this, i, 'Title', this.getNodeParameter('title', i, '')).trim();
 	const send = this.getNodeParameter('send', i, true) as boolean;
 	const additional = this.getNodeParameter('additionalFields', i, {}) as IDataObject;
 	const signers = readSignerRows.call(this, i).map((row) => {

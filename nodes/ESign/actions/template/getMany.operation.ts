@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { getRequestOptions, toExecutionData } from '../../helpers/utils';
+import { checkWholeNumber } from '../../helpers/validation';
 import { MAX_PER_PAGE, eSignApiRequest } from '../../../shared/transport';
 
 const properties: INodeProperties[] = [
@@ -53,7 +54,9 @@ export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const returnAll = this.getNodeParameter('returnAll', i) as boolean;
-	const limit = returnAll ? MAX_PER_PAGE : Math.min(this.getNodeParameter('limit', i) as number, MAX_PER_PAGE);
+	const limit = returnAll
+		? MAX_PER_PAGE
+		: checkWholeNumber.call(this, i, 'Limit', this.getNodeParameter('limit', i), 1, MAX_PER_PAGE);
 	const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
 	const qs: IDataObject = { per_page: limit };
 	if (typeof filters.search === 'string' && filters.search.trim()) qs.search = filters.search.trim();

@@ -1,0 +1,86 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+/**
+ * Checks of values that can arrive from expressions (so the editor's min/max never ran), made before
+ * any request. Every error names the item and the parameter as the editor shows it.
+ */
+
+export function invalidParameter(
+	this: IExecuteFunctions,
+	i: number,
+	label: string,
+	problem: string,
+	description?: string,
+): NodeOperationError {
+	return new NodeOperationError(this.getNode(), `Item ${i}: "${label}" ${problem}`, {
+		itemIndex: i,
+		...(description ? { description } : {}),
+	});
+}
+
+function shown(value: unknown): string {
+	if (typeof value === 'string') return `"${value}"`;
+	try {
+		return JSON.stringify(value) ?? String(value);
+	} catch {
+		return String(value);
+	}
+}
+
+/** A whole number in [min, max] (max optional); numeric strings from expressions are accepted. */
+export function checkWholeNumber(
+	this: IExecuteFunctions,
+	i: number,
+	label: string,
+	value: unknown,
+	min: number,
+	max?: number,
+): number {
+	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	if (typeof number !== 'number' || !Number.isInteger(number) || number < min || (max !== undefined && number > max)) {
+		const range = max === undefined ? `from ${min}` : `from ${min} to ${max}`;
+		throw invalidParameter.call(this, i, label, `must be a whole number ${range}, got ${shown(value)}`);
+	}
+	return number;
+}
+
+/** A number above 0 (e.g. seconds, points). */
+export function checkPositiveNumber(this: IExecuteFunctions, i: number, label: string, value: unknown): number {
+	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	if (typeof number !== 'number' || !Number.isFinite(number) || number <= 0) {
+		throw invalidParameter.call(this, i, label, `must be a number above 0, got ${shown(value)}`);
+	}
+	return number;
+}
+
+/** A number of 0 or more. */
+export function checkNonNegativeNumber(this: IExecuteFunctions, i: number, label: string, value: unknown): number {
+	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	if (typeof number !== 'number' || !Number.isFinite(number) || number < 0) {
+		throw invalidParameter.call(this, i, label, `must be a number of 0 or more, got ${shown(value)}`);
+	}
+	return number;
+}
+
+/** One of a fixed set of values (an options parameter can still get anything from an expression). */
+export function checkOneOf<T extends string>(
+	this: IExecuteFunctions,
+	i: number,
+	label: string,
+	value: unknown,
+	allowed: readonly T[],
+): T {
+	if (typeof value !== 'string' || !allowed.includes(value as T)) {
+		throw invalidParameter.call(this, i, label, `must be one of ${allowed.join(', ')}, got ${shown(value)}`);
+	}
+	return value as T;
+}
+
+/** Text: a string (a number or object from an expression is refused rather than sent as "[object Object]"). */
+export function checkText(this: IExecuteFunctions, i: number, label: string, value: unknown): string {
+	if (typeof value !== 'string') {
+		throw invalidParameter.call(this, i, label, `must be text, got ${shown(value)}`);
+	}
+	return value;
+}

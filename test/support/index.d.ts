@@ -1,0 +1,97 @@
+// Types for the JS test support (index.js), where the TypeScript suites meet it.
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+export type KeyName = 'admin' | 'adminReadOnly' | 'user' | 'user2';
+
+export interface Sandbox {
+	url: string;
+	apiUrl: string;
+	port: number;
+	keys: Record<KeyName, { key: string; secret: string }>;
+	webhookSecret: string;
+	state: IDataObject;
+	reset(): void;
+	idle(): Promise<void>;
+	now(): string;
+	close(): Promise<void>;
+}
+
+/** An error as the engine reports it (NodeApiError / NodeOperationError). */
+export interface RunError {
+	message: string;
+	description?: string | null;
+	httpCode?: string | null;
+	context: IDataObject;
+	[key: string]: unknown;
+}
+
+export interface NodeRun {
+	items: INodeExecutionData[];
+	error: RunError;
+	runData: IDataObject;
+	run: IDataObject;
+	binary(index: number, property: string): Promise<Buffer>;
+}
+
+export interface RunOptions {
+	who?: KeyName;
+	input?: Array<{ json: IDataObject; binary?: Record<string, { data: Buffer | string; fileName?: string; mimeType?: string }> }>;
+	continueOnFail?: boolean;
+	binaryMode?: 'filesystem' | 'memory';
+	typeVersion?: number;
+	[key: string]: unknown;
+}
+
+export interface WebhookRun {
+	statusCode: number;
+	json: IDataObject;
+	answered: boolean;
+	result: unknown;
+	workflowData?: INodeExecutionData[][];
+	items: INodeExecutionData[];
+	error?: RunError;
+	[key: string]: unknown;
+}
+
+export interface Harness {
+	runNode(options: { type: string; parameters: IDataObject; credentials?: IDataObject } & RunOptions): Promise<NodeRun>;
+	runMethod(options: { kind: string; method: string; parameters?: IDataObject; args?: unknown[]; credentials: IDataObject }): Promise<IDataObject>;
+	runWebhook(options: {
+		parameters?: IDataObject;
+		credentials?: IDataObject;
+		request: { headers?: Record<string, string>; rawBody?: Buffer | string; body?: unknown };
+		execute?: boolean;
+		[key: string]: unknown;
+	}): Promise<WebhookRun>;
+	testCredential(data: IDataObject, type?: string): Promise<{ status: 'OK' | 'Error'; message: string }>;
+	[key: string]: unknown;
+}
+
+export const ESIGN: string;
+export const harness: Harness;
+export function createSandbox(options?: IDataObject): Promise<Sandbox>;
+export function useSandbox(options?: IDataObject): Sandbox;
+export function credentialsFor(sb: Sandbox, who?: KeyName): { siteUrl: string; apiKey: string; apiSecret: string; webhookSecret: string };
+export function control<T = unknown>(sb: Sandbox, method: string, path: string, body?: unknown): Promise<T>;
+export function api(sb: Sandbox, method: string, path: string, body?: unknown, who?: KeyName): Promise<{ status: number; headers: Headers; body: IDataObject & IDataObject[] }>;
+export function upload(sb: Sandbox, buffer: Buffer, fileName: string, title?: string, who?: KeyName): Promise<IDataObject & { id: string }>;
+export function sample(sb: Sandbox, name: string): Promise<Buffer>;
+export function makeDraft(
+	sb: Sandbox,
+	options?: { title?: string; signers?: Array<{ name: string; email: string; [key: string]: unknown }>; fields?: boolean; who?: KeyName },
+): Promise<IDataObject & { id: string; signers: IDataObject[] }>;
+export function sentDocument(
+	sb: Sandbox,
+	options?: { title?: string; signers?: Array<{ name: string; email: string; [key: string]: unknown }>; fields?: boolean; who?: KeyName },
+): Promise<IDataObject & { id: string; signers: IDataObject[] }>;
+export function rl(value: string | number): { __rl: true; mode: 'id'; value: string };
+export function esign(sb: Sandbox, parameters: IDataObject, options?: RunOptions): Promise<NodeRun>;
+export function requestLog(sb: Sandbox): Promise<Array<{ method: string; path: string; query: IDataObject; status: number | null; [key: string]: unknown }>>;
+export function clearLog(sb: Sandbox): Promise<void>;
+export function requestLines(sb: Sandbox): Promise<string[]>;
+export function hostile(sb: Sandbox, fault: IDataObject): Promise<IDataObject>;
+export function startRecorder(): Promise<{
+	url: string;
+	requests: Array<{ method: string; url: string; headers: Record<string, string>; body: string }>;
+	close(): Promise<void>;
+}>;
