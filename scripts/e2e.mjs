@@ -9,6 +9,7 @@
 //      E2E_SCREENSHOTS=0 (skip screenshots), E2E_TIMEOUT_MIN=30 (watchdog after the runtime install).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import {
@@ -137,6 +138,52 @@ async function esignApi(sb, method, p, { json, form } = {}) {
 	const text = await res.text();
 	if (!res.ok) throw new Error(`eSign API ${method} ${p} → ${res.status}: ${text.slice(0, 300)}`);
 	return text ? JSON.parse(text) : undefined;
+}
+
+/** Another origin that records whatever reaches it (a redirect target that must receive nothing). */
+async function startRecorder() {
+	const requests = [];
+	const server = http.createServer((req, res) => {
+		requests.push({ method: req.method, url: req.url, headers: req.headers });
+		res.writeHead(200, { 'content-type': 'application/json' });
+		res.end('{"total":0}');
+	});
+	await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return {
+		url: `http://127.0.0.1:${server.address().port}`,
+		requests,
+		close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+	};
+}
+
+const PROBE_ID = 'esignE2eProbeStats';
+/** A Manual Trigger → eSign Statistics workflow, imported once per line, for the misbehaving-site checks. */
+async function importProbe(line, userFolder, credentialId) {
+	const file = path.join(userFolder, 'probe-stats.json');
+	if (!fs.existsSync(file)) {
+		const wf = {
+			id: PROBE_ID,
+			name: 'eSign e2e probe: statistics',
+			active: false,
+			settings: { executionOrder: 'v1' },
+			connections: { 'Run probe': { main: [[{ node: 'Statistics', type: 'main', index: 0 }]] } },
+			nodes: [
+				{ parameters: {}, id: 'b1a4c1e2-0000-4000-8000-000000000001', name: 'Run probe', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0] },
+				{
+					parameters: { resource: 'stats', operation: 'get' },
+					id: 'b1a4c1e2-0000-4000-8000-000000000002',
+					name: 'Statistics',
+					type: NODE_TYPES.action,
+					typeVersion: 1,
+					position: [220, 0],
+					credentials: { [CREDENTIAL.type]: { id: String(credentialId), name: CREDENTIAL.name } },
+				},
+			],
+		};
+		fs.writeFileSync(file, JSON.stringify(wf, null, 2));
+		await importWorkflow(line, userFolder, file);
+	}
+	return PROBE_ID;
 }
 
 // The API's routes (spec), named for the expectations below; matched on the request log's method + path.
@@ -427,6 +474,45 @@ async function runLine(line, tarball) {
 			// 2.x shows the credential's rules message; 1.x a generic "Authorization failed" text.
 			if (line === '2') assert(/rejected the API key or secret \(401\)/.test(bad.message), `bad key message: ${bad.message}`);
 			return `bad key → "${bad.message}"`;
+		});
+
+		// 5. A misbehaving site (issue 8): a redirect to another origin and an HTML page with 200.
+		await check(`${tag} 5. a redirect to another origin fails naming it; the key and secret never reach it (node and credential test)`, async () => {
+			const other = await startRecorder();
+			try {
+				const wfId = await importProbe(line, userFolder, credential.id);
+				const stats = `/wp-json/esign/v1/stats`;
+				await sandboxControl(sb.url, 'POST', '/__sandbox/faults', { path: stats, answer: 'redirect', status: 301, location: `${other.url}${stats}`, count: 1 });
+				const res = await executeWorkflow(line, userFolder, wfId, { check: false });
+				assert(res.data, `no run data (exit ${res.code}):\n${(res.stdout + res.stderr).slice(-1500)}`);
+				assert(res.data.status === 'error', `status ${res.data.status}`);
+				const message = runError(res.data);
+				assert(message.includes(`The site redirects ${sb.url}${stats} to ${other.url}${stats}: use ${other.url} as the Site URL`), `error: ${message}`);
+				await sandboxControl(sb.url, 'POST', '/__sandbox/faults', { path: stats, answer: 'redirect', status: 302, location: `${other.url}${stats}`, count: 1 });
+				const tested = await testCredential(client, { id: credential.id, name: CREDENTIAL.name, type: CREDENTIAL.type, data: credentialData(sb) });
+				assert(tested?.status === 'Error', `credential test: ${JSON.stringify(tested)}`);
+				if (line === '2') assert(/redirects this address elsewhere \(HTTP 302\)/.test(tested.message), `credential test message: ${tested.message}`);
+				assert(other.requests.length === 0, `the other origin received ${other.requests.length} requests: ${JSON.stringify(other.requests).slice(0, 300)}`);
+				return `node: "${message.split(' — ')[0]}"; credential test: "${tested.message.slice(0, 80)}…"; other origin: 0 requests`;
+			} finally {
+				await sandboxControl(sb.url, 'DELETE', '/__sandbox/faults');
+				await other.close();
+			}
+		});
+
+		await check(`${tag} 5. an HTML page answered with 200 fails the item instead of becoming output`, async () => {
+			const wfId = await importProbe(line, userFolder, credential.id);
+			await sandboxControl(sb.url, 'POST', '/__sandbox/faults', { path: '/wp-json/esign/v1/stats', answer: 'html-200', count: 1 });
+			try {
+				const res = await executeWorkflow(line, userFolder, wfId, { check: false });
+				assert(res.data, `no run data (exit ${res.code}):\n${(res.stdout + res.stderr).slice(-1500)}`);
+				assert(res.data.status === 'error', `status ${res.data.status}; output ${JSON.stringify(nodeOutput(res.data.data?.resultData?.runData, 'Statistics')).slice(0, 200)}`);
+				const message = runError(res.data);
+				assert(/answered GET \/stats with something other than the eSign API's JSON \(HTTP 200, text\/html/.test(message), `error: ${message}`);
+				return message.split(' — ')[0];
+			} finally {
+				await sandboxControl(sb.url, 'DELETE', '/__sandbox/faults');
+			}
 		});
 
 		// 6. Screenshots for the README (2.x only).
