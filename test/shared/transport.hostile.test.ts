@@ -278,3 +278,16 @@ describe('connection failures on writes', () => {
 		expect(lines).toEqual([`POST ${API}/documents/upload`]);
 	});
 });
+
+describe('nested lists are checked too', () => {
+	test('an audit trail whose events are not objects fails instead of spreading strings into items', async () => {
+		const doc = await makeDraft(sb);
+		await hostile(sb, {
+			path: `${API}/documents/${doc.id}/audit`,
+			raw: { status: 200, headers: { 'Content-Type': 'application/json' }, body: '{"document":{"id":"1"},"events":["<html>"]}' },
+		});
+		const res = await esign(sb, { resource: 'document', operation: 'getAuditTrail', documentId: rl(doc.id), output: 'events' });
+		expect(res.items).toEqual([]);
+		expect(res.error.message).toMatch(/"events": expected a JSON array of objects, but entry 0 is a string/);
+	});
+});

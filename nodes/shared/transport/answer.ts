@@ -5,7 +5,8 @@ import type { IDataObject } from 'n8n-workflow';
  * (an HTML page, a proxy's answer, a truncated body) and must never become an output item.
  * - 'list': a JSON array of objects
  * - 'object': a JSON object
- * - string[]: a JSON object that has these keys (e.g. ['id'] for a document)
+ * - string[]: a JSON object that has these keys (e.g. ['id'] for a document); 'key[]' means the key
+ *   holds an array of objects
  * - 'any': a JSON object or array (what every answer must at least be)
  */
 export type Expectation = 'any' | 'list' | 'object' | string[];
@@ -45,8 +46,16 @@ export function shapeProblem(value: unknown, expect: Expectation): string | unde
 	}
 	if (!isPlainObject(value)) return `expected a JSON object, got ${describeValue(value)}`;
 	if (expect === 'object') return undefined;
-	const missing = expect.filter((key) => value[key] === undefined || value[key] === null);
-	return missing.length ? `expected a JSON object with ${missing.map((k) => `"${k}"`).join(', ')}, got an object without it` : undefined;
+	for (const wanted of expect) {
+		// "key[]": the key must hold an array of objects (its entries become output items).
+		const key = wanted.endsWith('[]') ? wanted.slice(0, -2) : wanted;
+		if (value[key] === undefined || value[key] === null) return `expected a JSON object with "${key}", got an object without it`;
+		if (key !== wanted) {
+			const inner = shapeProblem(value[key], 'list');
+			if (inner) return `"${key}": ${inner}`;
+		}
+	}
+	return undefined;
 }
 
 export function describeValue(value: unknown): string {

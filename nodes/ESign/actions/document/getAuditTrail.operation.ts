@@ -34,7 +34,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		this,
 		'GET',
 		`/documents/${id}/audit`,
-		{ ...getRequestOptions.call(this, i), expect: ['events'] },
+		{ ...getRequestOptions.call(this, i), expect: ['events[]'] },
 	)) as { document?: IDataObject; events?: IDataObject[] };
 	if (output !== 'events') return toExecutionData(trail as IDataObject);
 	const document = trail.document ?? {};
