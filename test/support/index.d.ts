@@ -31,6 +31,7 @@ export interface NodeRun {
 	runData: IDataObject;
 	run: IDataObject;
 	binary(index: number, property: string): Promise<Buffer>;
+	credentialsHelper: unknown;
 }
 
 export interface RunOptions {

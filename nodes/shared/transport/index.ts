@@ -1,24 +1,16 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	IHookFunctions,
-	IHttpRequestMethods,
-	IHttpRequestOptions,
-	ILoadOptionsFunctions,
-	IWebhookFunctions,
-} from 'n8n-workflow';
+import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import type { Expectation, ParsedBody, SitePage } from './answer';
 import { isPlainObject, parseBody, recognisePage, shapeProblem } from './answer';
+import type { ESignContext } from './credentials';
+import { API_PATH, siteAccess } from './credentials';
 import type { RequestInfo } from './errors';
 import { GET_RETRIES, apiError, networkError, notApiAnswerError, redirectError } from './errors';
 
 export type { Expectation } from './answer';
-
-export type ESignContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions;
-
-export const API_PATH = '/wp-json/esign/v1';
+export type { ESignContext } from './credentials';
+export { API_PATH, normaliseSiteUrl } from './credentials';
 
 /** Largest page the API serves; also what Return All uses. */
 export const MAX_PER_PAGE = 100;
@@ -48,29 +40,6 @@ export interface ESignFullResponse<T> {
 	statusCode: number;
 }
 
-/** Accepts the site address with or without trailing slash or the /wp-json/esign/v1 suffix. */
-export function normaliseSiteUrl(siteUrl: string): string {
-	return String(siteUrl ?? '')
-		.trim()
-		.replace(/\/+$/, '')
-		.replace(/\/wp-json\/esign\/v1$/i, '')
-		.replace(/\/wp-json$/i, '');
-}
-
-export async function getApiRoot(
-	this: ESignContext,
-): Promise<{ apiRoot: string; insecure: boolean; secrets: string[] }> {
-	const credentials = await this.getCredentials('eSignApi');
-	return {
-		apiRoot: normaliseSiteUrl(credentials.siteUrl as string) + API_PATH,
-		insecure: credentials.ignoreSslIssues === true,
-		// Never shown: only used to blank these values out of body excerpts in errors.
-		secrets: [credentials.apiKey, credentials.apiSecret, credentials.webhookSecret].filter(
-			(value): value is string => typeof value === 'string' && value !== '',
-		),
-	};
-}
-
 function header(headers: ESignFullResponse<unknown>['headers'], name: string): string | undefined {
 	const value = headers?.[name.toLowerCase()];
 	return Array.isArray(value) ? value[0] : value;
@@ -96,7 +65,7 @@ export async function eSignApiRequestFull<T = unknown>(
 	endpoint: string,
 	options: ESignRequestOptions = {},
 ): Promise<ESignFullResponse<T>> {
-	const { apiRoot, insecure, secrets } = await getApiRoot.call(this);
+	const { apiRoot, insecure, secrets, decrypted } = await siteAccess.call(this);
 	const maxWait = options.maxRateLimitWait ?? DEFAULT_MAX_RATE_LIMIT_WAIT_SECONDS;
 	const timeoutSeconds = options.timeout ?? 30;
 	const isForm = options.body instanceof FormData;
@@ -142,6 +111,8 @@ export async function eSignApiRequestFull<T = unknown>(
 				this,
 				'eSignApi',
 				request,
+				// The credential read once for this node execution: n8n skips its own read and decrypt.
+				decrypted ? { credentialsDecrypted: decrypted } : undefined,
 			)) as ESignFullResponse<unknown>;
 		} catch (cause) {
 			// No HTTP answer (refused, reset, timeout).
