@@ -1,0 +1,412 @@
+#!/usr/bin/env node
+// `npm run bench:n8n`: the package's speed and memory in REAL n8n (the `.n8n-runtime/` install), each figure a
+// ratio against a baseline measured in the same run, against the sandbox on free 127.0.0.1 ports.
+//   P1  Return All over 5,000 documents vs a raw page loop (and the request count: 50)
+//   P2  1,000 × Document Get vs the HTTP Request node with plain headers, with the eSign credential, and a raw
+//       keep-alive fetch loop
+//   P3  peak RSS growth of `n8n execute` downloading / uploading a PDF of 1, 5, 10 and 20 MB, per file size
+//   P4  median round trip of 500 signed deliveries to an active eSign Trigger, verifying vs skipping verification
+//   P5  a burst of items over the site's per-minute limit: run time vs the limit's floor, every item succeeding
+// Prints one line per figure (ratio and both absolute values), writes bench/results/n8n-<version>-<time>.json.
+// Env: BENCH_LINES=2 (or 2,1), BENCH_REPS=3 (median of runs for P1/P2), BENCH_SKIP=P5,P3 (skip figures).
+// It is a benchmark, not a test: it exits 1 only when a run fails functionally (an error, a wrong count).
+import crypto from 'node:crypto';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import {
+	LINES,
+	ROOT,
+	ensureCredential,
+	ensureRuntime,
+	env,
+	freePort,
+	importWorkflow,
+	installPackageTarball,
+	activateWorkflow,
+	n8nBin,
+	nodeBin,
+	parseCliJson,
+	setupOwner,
+	startN8n,
+	stopChildren,
+	stopServers,
+	webhookUrls,
+} from './lib/runtime.mjs';
+import { CREDENTIAL, NODE_TYPES, buildAndPack, credentialData, sandboxControl, sandboxModule, waitForWebhook } from './lib/esign.mjs';
+
+const ORDER = (process.env.BENCH_LINES || '2').split(',').map((s) => s.trim()).filter(Boolean);
+const REPS = Number(process.env.BENCH_REPS || 3);
+const SKIP = new Set((process.env.BENCH_SKIP || '').split(',').map((s) => s.trim().toUpperCase()).filter(Boolean));
+const RESULTS_DIR = path.join(ROOT, 'bench', 'results');
+const MB = 1024 * 1024;
+const say = (...a) => console.log('[bench:n8n]', ...a);
+let functionalFailures = 0;
+
+const median = (xs) => {
+	const s = [...xs].sort((a, b) => a - b);
+	return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const fmt = (n, unit = 'ms') => `${Math.round(n).toLocaleString('en-US')} ${unit}`;
+
+// ---------------------------------------------------------------- workflows
+
+let nodeSeq = 0;
+const node = (name, type, typeVersion, parameters, extra = {}) => ({
+	id: `00000000-0000-4000-8000-${String(++nodeSeq).padStart(12, '0')}`,
+	name,
+	type,
+	typeVersion,
+	position: [nodeSeq * 220, 0],
+	parameters,
+	...extra,
+});
+const chain = (id, name, nodes) => ({
+	id,
+	name,
+	active: false,
+	settings: { executionOrder: 'v1' },
+	nodes,
+	connections: Object.fromEntries(nodes.slice(0, -1).map((n, i) => [n.name, { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] }])),
+});
+const manual = () => node('Start', 'n8n-nodes-base.manualTrigger', 1, {});
+const items = (count) => node('Items', 'n8n-nodes-base.code', 2, { jsCode: `return Array.from({ length: ${count} }, (_, i) => ({ json: { i } }));` });
+const cred = (credentialId) => ({ credentials: { [CREDENTIAL.type]: { id: String(credentialId), name: CREDENTIAL.name } } });
+const rl = (value) => ({ __rl: true, mode: 'id', value: String(value) });
+
+function workflows({ sb, credentialId, docId, count }) {
+	const url = `${sb.apiUrl}/documents/${docId}`;
+	return {
+		get: chain('benchEsignGet00001', 'bench: eSign Document Get', [manual(), items(count), node('Measured', NODE_TYPES.action, 1, { resource: 'document', operation: 'get', documentId: rl(docId) }, cred(credentialId))]),
+		httpPlain: chain('benchHttpPlain0001', 'bench: HTTP Request, plain headers', [
+			manual(),
+			items(count),
+			node('Measured', 'n8n-nodes-base.httpRequest', 4.2, {
+				url,
+				sendHeaders: true,
+				headerParameters: { parameters: [{ name: 'X-ESIGN-API-Key', value: sb.keys.admin.key }, { name: 'X-ESIGN-API-Secret', value: sb.keys.admin.secret }] },
+				options: {},
+			}),
+		]),
+		httpCred: chain('benchHttpCred00001', 'bench: HTTP Request, eSign credential', [
+			manual(),
+			items(count),
+			node('Measured', 'n8n-nodes-base.httpRequest', 4.2, { url, authentication: 'predefinedCredentialType', nodeCredentialType: CREDENTIAL.type, options: {} }, cred(credentialId)),
+		]),
+		all: chain('benchEsignAll00001', 'bench: eSign Document Get Many, Return All', [manual(), node('Measured', NODE_TYPES.action, 1, { resource: 'document', operation: 'getMany', returnAll: true }, cred(credentialId))]),
+	};
+}
+
+// ---------------------------------------------------------------- running `n8n execute`
+
+/** `n8n execute --id` under /usr/bin/time: { data, maxRssKb }. */
+function execute(line, userFolder, id) {
+	return new Promise((resolve, reject) => {
+		const e = env(line, { userFolder, extra: {} });
+		freePort().then((brokerPort) => {
+			e.N8N_RUNNERS_BROKER_PORT = String(brokerPort);
+			const child = spawn('/usr/bin/time', ['-f', 'MAXRSS=%M', nodeBin(), n8nBin(line), 'execute', `--id=${id}`, '--rawOutput'], { cwd: userFolder, env: e });
+			let stdout = '';
+			let stderr = '';
+			child.stdout.on('data', (d) => (stdout += d));
+			child.stderr.on('data', (d) => (stderr += d));
+			child.on('error', reject);
+			child.on('close', () => {
+				const rss = /MAXRSS=(\d+)/.exec(stderr);
+				let data;
+				try {
+					data = parseCliJson(stdout);
+				} catch (err) {
+					reject(new Error(`n8n execute --id=${id}: ${err.message}\n${stderr.slice(-1500)}`));
+					return;
+				}
+				resolve({ data, maxRssKb: rss ? Number(rss[1]) : NaN });
+			});
+		}, reject);
+	});
+}
+
+/** The measured node's own executionTime (what n8n shows), checking the run succeeded with `expect` items. */
+async function nodeTime(line, userFolder, id, expectItems) {
+	const { data } = await execute(line, userFolder, id);
+	const err = data?.data?.resultData?.error;
+	if (data?.status !== 'success' || err) throw new Error(`${id}: ${data?.status} ${err?.message ?? ''}`);
+	const run = data.data.resultData.runData.Measured[0];
+	const count = run.data.main[0].length;
+	if (expectItems !== undefined && count !== expectItems) throw new Error(`${id}: ${count} items, expected ${expectItems}`);
+	return run.executionTime;
+}
+
+async function repeat(fn) {
+	const times = [];
+	for (let r = 0; r < REPS; r++) times.push(await fn());
+	return median(times);
+}
+
+// ---------------------------------------------------------------- baselines measured here
+
+async function rawGets(sb, docId, count) {
+	const headers = { 'X-ESIGN-API-Key': sb.keys.admin.key, 'X-ESIGN-API-Secret': sb.keys.admin.secret };
+	const start = performance.now();
+	for (let i = 0; i < count; i++) await (await fetch(`${sb.apiUrl}/documents/${docId}`, { headers })).json();
+	return performance.now() - start;
+}
+
+async function rawPages(sb, pages) {
+	const headers = { 'X-ESIGN-API-Key': sb.keys.admin.key, 'X-ESIGN-API-Secret': sb.keys.admin.secret };
+	const start = performance.now();
+	let total = 0;
+	for (let page = 1; page <= pages; page++) total += (await (await fetch(`${sb.apiUrl}/documents?per_page=100&page=${page}`, { headers })).json()).length;
+	return { ms: performance.now() - start, total };
+}
+
+/** A valid PDF of about `bytes` (an incompressible attachment), built with pdf-lib like the sandbox's samples. */
+async function bigPdf(bytes) {
+	const { PDFDocument } = await import('pdf-lib');
+	const doc = await PDFDocument.create();
+	doc.addPage([612, 792]);
+	await doc.attach(crypto.randomBytes(Math.max(1024, bytes - 2048)), 'padding.bin', { mimeType: 'application/octet-stream' });
+	return Buffer.from(await doc.save({ useObjectStreams: false }));
+}
+
+async function uploadDoc(sb, pdf, title) {
+	const form = new FormData();
+	form.append('file', new Blob([pdf], { type: 'application/pdf' }), `${title}.pdf`);
+	form.append('title', title);
+	const res = await fetch(`${sb.apiUrl}/documents/upload`, { method: 'POST', headers: { 'X-ESIGN-API-Key': sb.keys.admin.key, 'X-ESIGN-API-Secret': sb.keys.admin.secret }, body: form });
+	if (res.status !== 201) throw new Error(`upload ${title} → ${res.status}: ${(await res.text()).slice(0, 200)}`);
+	return (await res.json()).id;
+}
+
+// ---------------------------------------------------------------- one n8n line
+
+async function runLine(line, tarball) {
+	const { version } = LINES[line];
+	const figures = [];
+	const report = (key, label, ratio, ours, base, extra = {}) => {
+		figures.push({ key, label, ratio: Number(ratio.toFixed(3)), ours, baseline: base, ...extra });
+		console.log(`${key} ${label}: ratio ${ratio.toFixed(2)} (${ours.text} vs ${base.text})${extra.note ? ` — ${extra.note}` : ''}`);
+	};
+	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), `esign-bench-n8n-${version}-`));
+	const { createSandbox } = sandboxModule();
+	const sb = await createSandbox({ port: 0, rateLimits: false });
+	let n8n;
+	try {
+		await installPackageTarball(line, userFolder, tarball);
+		n8n = await startN8n(line, { userFolder });
+		const client = await setupOwner(n8n.url);
+		const credential = await ensureCredential(client, { ...CREDENTIAL, data: credentialData(sb) });
+		const onePage = Buffer.from(await (await fetch(`${sb.url}/__sandbox/samples/one-page.pdf`)).arrayBuffer());
+		const docId = await uploadDoc(sb, onePage, 'Benchmark document');
+		await sandboxControl(sb.url, 'POST', '/__sandbox/seed/documents', { count: 4999, owner: 'admin' });
+		const wfDir = path.join(userFolder, 'bench-workflows');
+		fs.mkdirSync(wfDir, { recursive: true });
+		const wfs = workflows({ sb, credentialId: credential.id, docId, count: 1000 });
+		for (const wf of Object.values(wfs)) fs.writeFileSync(path.join(wfDir, `${wf.id}.json`), JSON.stringify(wf));
+		await importWorkflow(line, userFolder, wfDir);
+
+		if (!SKIP.has('P2')) {
+			say(`n8n ${version}: P2, 1,000 × Document Get (${REPS} runs each, median)`);
+			await nodeTime(line, userFolder, wfs.get.id, 1000); // warm-up: caches, first connection
+			const ours = await repeat(() => nodeTime(line, userFolder, wfs.get.id, 1000));
+			const plain = await repeat(() => nodeTime(line, userFolder, wfs.httpPlain.id, 1000));
+			const withCred = await repeat(() => nodeTime(line, userFolder, wfs.httpCred.id, 1000));
+			const raw = await repeat(() => rawGets(sb, docId, 1000));
+			const o = { ms: ours, text: fmt(ours) };
+			report('P2', 'eSign Get ÷ HTTP Request (plain headers)', ours / plain, o, { ms: plain, text: fmt(plain) }, { goal: '≤ 1.0' });
+			report('P2', 'eSign Get ÷ HTTP Request (eSign credential)', ours / withCred, o, { ms: withCred, text: fmt(withCred) }, { goal: '≤ 0.25 against the old generic-expression credential; both now use the same credential' });
+			report('P2', 'eSign Get ÷ raw keep-alive fetch loop', ours / raw, o, { ms: raw, text: fmt(raw) }, { goal: 'stretch ≤ 1.2' });
+		}
+
+		if (!SKIP.has('P1')) {
+			say(`n8n ${version}: P1, Return All over 5,000 documents`);
+			await sandboxControl(sb.url, 'DELETE', '/__sandbox/requests');
+			const ours = await nodeTime(line, userFolder, wfs.all.id, 5000);
+			const requests = (await sandboxControl(sb.url, 'GET', '/__sandbox/requests')).length;
+			if (requests !== 50) {
+				functionalFailures++;
+				say(`P1: Return All made ${requests} requests, expected 50`);
+			}
+			const more = [ours];
+			for (let r = 1; r < REPS; r++) more.push(await nodeTime(line, userFolder, wfs.all.id, 5000));
+			const raw = await repeat(async () => {
+				const { ms, total } = await rawPages(sb, 50);
+				if (total !== 5000) throw new Error(`raw page loop read ${total}`);
+				return ms;
+			});
+			report('P1', 'Return All (5,000) ÷ raw page loop', median(more) / raw, { ms: median(more), text: fmt(median(more)) }, { ms: raw, text: fmt(raw) }, { goal: '≤ 1.5', requests, note: `${requests} requests` });
+		}
+
+		if (!SKIP.has('P4')) {
+			say(`n8n ${version}: P4, 500 signed deliveries, verified vs unverified`);
+			const p4 = await triggerLatency({ line, userFolder, client, n8n, sb, credentialId: credential.id });
+			report('P4', 'median delivery round trip, verifying ÷ skipping verification', p4.verified / p4.skipped, { ms: p4.verified, text: `${p4.verified.toFixed(2)} ms` }, { ms: p4.skipped, text: `${p4.skipped.toFixed(2)} ms` }, { goal: '≤ 1.05', note: `${p4.count} deliveries each, all answered 200` });
+		}
+
+		if (!SKIP.has('P3')) {
+			say(`n8n ${version}: P3, peak RSS of n8n execute for downloads and uploads of 1-20 MB`);
+			const rows = await memory({ line, userFolder, sb, credentialId: credential.id });
+			for (const r of rows) {
+				report('P3', `${r.kind} ${r.mb} MB: peak RSS growth ÷ file size`, r.ratio, { ms: r.growthMb, text: `+${r.growthMb.toFixed(1)} MB` }, { ms: r.mb, text: `${r.mb} MB file` }, { goal: r.kind === 'download' ? '≤ 3 (at 20 MB)' : '≤ 2 (at 20 MB)' });
+			}
+		}
+
+		if (!SKIP.has('P5')) {
+			say(`n8n ${version}: P5, a burst over the per-minute limit (takes about a minute)`);
+			const p5 = await rateBurst({ line, userFolder, sb, credentialId: credential.id, docId });
+			report('P5', 'burst run time ÷ the limit’s floor', p5.ms / p5.floor, { ms: p5.ms, text: fmt(p5.ms) }, { ms: p5.floor, text: fmt(p5.floor) }, { goal: '≤ 1.1', note: `${p5.items} items, limit ${p5.limit}/min, all succeeded` });
+		}
+	} finally {
+		await n8n?.stop();
+		await sb.close();
+		fs.rmSync(userFolder, { recursive: true, force: true });
+	}
+	return { version, figures };
+}
+
+async function triggerLatency({ line, userFolder, client, n8n, sb, credentialId, count = 500 }) {
+	const wfDir = path.join(userFolder, 'bench-trigger');
+	fs.mkdirSync(wfDir, { recursive: true });
+	const make = (id, webhookId, options) =>
+		chain(id, `bench trigger ${id}`, [node('eSign Trigger', NODE_TYPES.trigger, 1, { events: ['*'], options }, { webhookId, ...cred(credentialId) })]);
+	const verified = make('benchTriggerVerif1', crypto.randomUUID(), {});
+	const skipped = make('benchTriggerSkip01', crypto.randomUUID(), { skipSignatureVerification: true });
+	for (const wf of [verified, skipped]) fs.writeFileSync(path.join(wfDir, `${wf.id}.json`), JSON.stringify(wf));
+	await importWorkflow(line, userFolder, wfDir);
+	const urls = {};
+	for (const wf of [verified, skipped]) {
+		await activateWorkflow(client, wf.id);
+		const hook = (await webhookUrls(client, wf.id)).find((h) => h.type === NODE_TYPES.trigger);
+		await waitForWebhook(hook.url);
+		urls[wf.id] = hook.url;
+	}
+	const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+	const post = (url, body, signature) =>
+		new Promise((resolve, reject) => {
+			const start = performance.now();
+			const req = http.request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'x-esign-signature': signature, 'content-length': Buffer.byteLength(body) } }, (res) => {
+				res.resume();
+				res.on('end', () => (res.statusCode === 200 ? resolve(performance.now() - start) : reject(new Error(`delivery answered ${res.statusCode}`))));
+			});
+			req.on('error', reject);
+			req.end(body);
+		});
+	const times = { [verified.id]: [], [skipped.id]: [] };
+	// Interleaved, so both see the same machine load.
+	for (let i = 0; i < count; i++) {
+		const body = JSON.stringify({ event: 'document.completed', data: { document_id: i + 1, document_title: `Bench ${i}` }, timestamp: '2026-11-22 12:00:00' });
+		const signature = `sha256=${crypto.createHmac('sha256', sb.webhookSecret).update(body).digest('hex')}`;
+		for (const id of i % 2 ? [verified.id, skipped.id] : [skipped.id, verified.id]) times[id].push(await post(urls[id], body, signature));
+	}
+	agent.destroy();
+	return { verified: median(times[verified.id]), skipped: median(times[skipped.id]), count };
+}
+
+async function memory({ line, userFolder, sb, credentialId }) {
+	const sizes = [1, 5, 10, 20];
+	const files = {};
+	for (const mb of sizes) files[mb] = await bigPdf(mb === 20 ? 20 * MB - 64 * 1024 : mb * MB);
+	const small = Buffer.from(await (await fetch(`${sb.url}/__sandbox/samples/one-page.pdf`)).arrayBuffer());
+	// A local file server for the upload workflows' HTTP Request node.
+	const server = http.createServer((req, res) => {
+		const mb = Number(/\/(\d+)\.pdf$/.exec(req.url)?.[1]);
+		const body = mb ? files[mb] : small;
+		res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': body.length });
+		res.end(body);
+	});
+	await new Promise((r) => server.listen(0, '127.0.0.1', r));
+	const fileUrl = (mb) => `http://127.0.0.1:${server.address().port}/${mb}.pdf`;
+	const wfDir = path.join(userFolder, 'bench-memory');
+	fs.mkdirSync(wfDir, { recursive: true });
+	const ids = {};
+	const docs = { 0: await uploadDoc(sb, small, 'bench small') };
+	for (const mb of sizes) docs[mb] = await uploadDoc(sb, files[mb], `bench ${mb} MB`);
+	for (const mb of [0, ...sizes]) {
+		const down = chain(`benchDownload${String(mb).padStart(5, '0')}`, `bench download ${mb}`, [manual(), node('Measured', NODE_TYPES.action, 1, { resource: 'document', operation: 'download', documentId: rl(docs[mb]), binaryPropertyName: 'data', options: {} }, cred(credentialId))]);
+		const up = chain(`benchUpload00${String(mb).padStart(5, '0')}`, `bench upload ${mb}`, [
+			manual(),
+			node('Fetch file', 'n8n-nodes-base.httpRequest', 4.2, { url: fileUrl(mb), options: { response: { response: { responseFormat: 'file' } } } }),
+			node('Measured', NODE_TYPES.action, 1, { resource: 'document', operation: 'upload', binaryPropertyName: 'data' }, cred(credentialId)),
+		]);
+		ids[`download${mb}`] = down.id;
+		ids[`upload${mb}`] = up.id;
+		for (const wf of [down, up]) fs.writeFileSync(path.join(wfDir, `${wf.id}.json`), JSON.stringify(wf));
+	}
+	await importWorkflow(line, userFolder, wfDir);
+	const peak = async (id) => {
+		const { data, maxRssKb } = await execute(line, userFolder, id);
+		if (data?.status !== 'success') throw new Error(`${id}: ${data?.status} ${data?.data?.resultData?.error?.message ?? ''}`);
+		return maxRssKb / 1024;
+	};
+	const rows = [];
+	try {
+		for (const kind of ['download', 'upload']) {
+			const base = median([await peak(ids[`${kind}0`]), await peak(ids[`${kind}0`])]);
+			for (const mb of sizes) {
+				const growthMb = median([await peak(ids[`${kind}${mb}`]), await peak(ids[`${kind}${mb}`])]) - base;
+				const fileMb = files[mb].length / MB;
+				rows.push({ kind, mb, growthMb, ratio: growthMb / fileMb, baseMb: base });
+			}
+		}
+	} finally {
+		server.close();
+	}
+	return rows;
+}
+
+async function rateBurst({ line, userFolder, sb, credentialId, docId, limit = 30, itemsCount = 60 }) {
+	const wf = chain('benchRateBurst0001', 'bench rate burst', [manual(), items(itemsCount), node('Measured', NODE_TYPES.action, 1, { resource: 'document', operation: 'get', documentId: rl(docId), requestOptions: { maxRateLimitWait: 120 } }, cred(credentialId))]);
+	const file = path.join(userFolder, 'bench-rate.json');
+	fs.writeFileSync(file, JSON.stringify(wf));
+	await importWorkflow(line, userFolder, file);
+	// Start just after a minute boundary (the sandbox counts per clock minute), so the floor is one full window.
+	const now = new Date();
+	const wait = (60 - now.getUTCSeconds()) * 1000 - now.getUTCMilliseconds() + 200;
+	await new Promise((r) => setTimeout(r, wait));
+	await sandboxControl(sb.url, 'POST', '/__sandbox/rate-limits', { perKeyPerHour: 100000, perIpPerMinute: limit });
+	const started = Date.now();
+	try {
+		const ms = await nodeTime(line, userFolder, wf.id, itemsCount);
+		// n8n execute starts the node a few seconds into the minute; the floor is from its first request to the
+		// start of the window that admits the last batch: windows needed after the first × 60 s, less the offset.
+		const windowsAfterFirst = Math.ceil(itemsCount / limit) - 1;
+		const log = await sandboxControl(sb.url, 'GET', '/__sandbox/requests');
+		const first = log.find((e) => e.path.endsWith(`/documents/${docId}`));
+		const firstAt = new Date(`${first.at.replace(' ', 'T')}Z`).getTime();
+		const windowStart = firstAt - (firstAt % 60000);
+		const floor = windowStart + windowsAfterFirst * 60000 - firstAt;
+		return { ms, floor, items: itemsCount, limit, started };
+	} finally {
+		await sandboxControl(sb.url, 'POST', '/__sandbox/rate-limits', { enabled: false });
+	}
+}
+
+// ---------------------------------------------------------------- main
+
+async function main() {
+	for (const line of ORDER) await ensureRuntime(line);
+	const packDir = fs.mkdtempSync(path.join(os.tmpdir(), 'esign-bench-pack-'));
+	const tarball = await buildAndPack(packDir);
+	const machine = { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memoryGb: Math.round(os.totalmem() / 1024 ** 3), node: process.version };
+	for (const line of ORDER) {
+		const result = await runLine(line, tarball);
+		fs.mkdirSync(RESULTS_DIR, { recursive: true });
+		const file = path.join(RESULTS_DIR, `n8n-${result.version}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+		fs.writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), n8n: result.version, reps: REPS, machine, figures: result.figures }, null, 2) + '\n');
+		say(`results: ${path.relative(ROOT, file)}`);
+	}
+	fs.rmSync(packDir, { recursive: true, force: true });
+}
+
+main()
+	.catch((err) => {
+		functionalFailures++;
+		console.log(`bench:n8n failed: ${err.stack || err}`);
+	})
+	.finally(async () => {
+		await stopChildren();
+		await stopServers();
+		process.exit(functionalFailures ? 1 : 0);
+	});
