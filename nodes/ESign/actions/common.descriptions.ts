@@ -88,7 +88,8 @@ export const binaryPropertyOutput: INodeProperties = {
 	hint: 'The name of the output binary field to put the file in',
 };
 
-export function returnAllOrLimit(): INodeProperties[] {
+/** Return All + Limit; `maxLimit` caps the Limit, `returnAllNotice` explains what Return All does. */
+export function returnAllOrLimit({ maxLimit, returnAllNotice }: { maxLimit?: number; returnAllNotice?: string } = {}): INodeProperties[] {
 	return [
 		{
 			displayName: 'Return All',
@@ -97,16 +98,44 @@ export function returnAllOrLimit(): INodeProperties[] {
 			default: false,
 			description: 'Whether to return all results or only up to a given limit',
 		},
+		...(returnAllNotice
+			? [
+					{
+						displayName: returnAllNotice,
+						name: 'returnAllNotice',
+						type: 'notice',
+						default: '',
+						displayOptions: { show: { returnAll: [true] } },
+					} as INodeProperties,
+				]
+			: []),
 		{
 			displayName: 'Limit',
 			name: 'limit',
 			type: 'number',
-			typeOptions: { minValue: 1 },
+			typeOptions: { minValue: 1, ...(maxLimit ? { maxValue: maxLimit } : {}) },
 			default: 50,
 			description: 'Max number of results to return',
 			displayOptions: { show: { returnAll: [false] } },
 		},
 	];
+}
+
+/**
+ * The "Signers" list of Create and Send and Template → Create Document (one row per signer);
+ * `extra` adds per-row options, `overrides` the collection's own settings.
+ */
+export function signersCollection(extra: INodeProperties[] = [], overrides: Partial<INodeProperties> = {}): INodeProperties {
+	return {
+		displayName: 'Signers',
+		name: 'signers',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true, sortable: true },
+		placeholder: 'Add Signer',
+		default: {},
+		options: [{ displayName: 'Signer', name: 'signer', values: [...signerFields, ...extra] }],
+		...overrides,
+	};
 }
 
 export const signerFields: INodeProperties[] = [

@@ -11,7 +11,7 @@ import { readSignerRows } from '../../helpers/signers';
 import { getRequestOptions, getTemplateId, pickText, toExecutionData } from '../../helpers/utils';
 import { checkText } from '../../helpers/validation';
 import { eSignApiRequest } from '../../../shared/transport';
-import { signerFields, templateRLC } from '../common.descriptions';
+import { signersCollection, templateRLC } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	templateRLC,
@@ -22,33 +22,22 @@ const properties: INodeProperties[] = [
 		default: '',
 		description: 'Document title. Leave empty for the template name plus the date and time.',
 	},
-	{
-		displayName: 'Signers',
-		name: 'signers',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true, sortable: true },
-		placeholder: 'Add Signer',
-		default: {},
-		description:
-			'Template fields are assigned to signers by position. At least one signer is needed when Send is on.',
-		options: [
+	signersCollection(
+		[
 			{
-				displayName: 'Signer',
-				name: 'signer',
-				values: [
-					...signerFields,
-					{
-						displayName: 'Require Site Login',
-						name: 'requireWpLogin',
-						type: 'boolean',
-						default: false,
-						description:
-							'Whether the signer must log in to the site to sign. Refused unless the email belongs to a user of the site.',
-					},
-				],
+				displayName: 'Require Site Login',
+				name: 'requireWpLogin',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether the signer must log in to the site to sign. Refused unless the email belongs to a user of the site.',
 			},
 		],
-	},
+		{
+			description:
+				'Template fields are assigned to signers by position. At least one signer is needed when Send is on.',
+		},
+	),
 	{
 		displayName: 'Variables',
 		name: 'variables',

@@ -4,32 +4,14 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { getRequestOptions, toExecutionData } from '../../helpers/utils';
 import { checkWholeNumber } from '../../helpers/validation';
 import { MAX_PER_PAGE, eSignApiRequest } from '../../../shared/transport';
+import { returnAllOrLimit } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Return All',
-		name: 'returnAll',
-		type: 'boolean',
-		default: false,
-		description: 'Whether to return all results or only up to a given limit',
-	},
-	{
-		displayName:
+	...returnAllOrLimit({
+		maxLimit: MAX_PER_PAGE,
+		returnAllNotice:
 			'The API has no pages for templates: Return All makes one request and returns up to 100 templates',
-		name: 'returnAllNotice',
-		type: 'notice',
-		default: '',
-		displayOptions: { show: { returnAll: [true] } },
-	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		typeOptions: { minValue: 1, maxValue: 100 },
-		default: 50,
-		description: 'Max number of results to return',
-		displayOptions: { show: { returnAll: [false] } },
-	},
+	}),
 	{
 		displayName: 'Filters',
 		name: 'filters',
