@@ -3,19 +3,10 @@
 
 const { isPlainObject, toBoolean, toInteger, toNumber } = require('./util');
 
-/** Default [width, height] in points, from the spec's table. */
-const FIELD_DEFAULTS = {
-	signature: [200, 60],
-	initials: [100, 50],
-	name: [150, 30],
-	email: [200, 30],
-	date: [100, 30],
-	text: [200, 30],
-	textarea: [200, 80],
-	checkbox: [20, 20],
-	dropdown: [150, 30],
-	stamp: [150, 100],
-};
+/** Default [width, height] in points, from the spec's table (the same file the node reads). */
+const FIELD_DEFAULTS = Object.fromEntries(
+	Object.entries(require('../../nodes/shared/fieldDefaults.json')).map(([type, size]) => [type, [size.width, size.height]]),
+);
 const FIELD_TYPES = Object.keys(FIELD_DEFAULTS);
 
 /** Never prefilled from template variables (spec, template rule 2). */

@@ -4,16 +4,15 @@ import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-work
 import { uploadBinary } from '../../helpers/documents';
 import {
 	buildFields,
-	coordinateCollectionOptions,
 	coordinateSettings,
-	fieldInputProperties,
 	fieldsError,
 	readFieldRows,
 } from '../../helpers/fields';
+import { coordinateCollectionOptions, fieldInputProperties } from '../../helpers/fieldDescriptions';
 import { readSignerRows } from '../../helpers/signers';
 import { getRequestOptions, idFromAnswer, toExecutionData } from '../../helpers/utils';
 import { eSignApiRequest } from '../../../shared/transport';
-import { binaryPropertyInput, fileTitle, signerFields } from '../common.descriptions';
+import { binaryPropertyInput, fileTitle, signersCollection } from '../common.descriptions';
 
 const signerReference: INodeProperties = {
 	displayName: 'Signer',
@@ -27,16 +26,7 @@ const signerReference: INodeProperties = {
 const properties: INodeProperties[] = [
 	binaryPropertyInput,
 	fileTitle,
-	{
-		displayName: 'Signers',
-		name: 'signers',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true, sortable: true },
-		placeholder: 'Add Signer',
-		default: {},
-		required: true,
-		options: [{ displayName: 'Signer', name: 'signer', values: signerFields }],
-	},
+	signersCollection([], { required: true }),
 	...fieldInputProperties(
 		signerReference,
 		{

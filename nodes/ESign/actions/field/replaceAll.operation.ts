@@ -3,13 +3,12 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import {
 	buildFields,
-	coordinateCollectionOptions,
 	coordinateSettings,
-	fieldInputProperties,
 	fieldsError,
 	readFieldRows,
 	signerIdFromRow,
 } from '../../helpers/fields';
+import { coordinateCollectionOptions, fieldInputProperties } from '../../helpers/fieldDescriptions';
 import { getDocumentId, getRequestOptions } from '../../helpers/utils';
 import { eSignApiRequest } from '../../../shared/transport';
 import { documentRLC } from '../common.descriptions';
