@@ -3,7 +3,7 @@ import { createHmac, timingSafeEqual } from 'crypto';
 /** Header the site signs every webhook with (lower case, as Node.js exposes request headers). */
 export const SIGNATURE_HEADER = 'x-esign-signature';
 
-export const SIGNATURE_PREFIX = 'sha256=';
+const SIGNATURE_PREFIX = 'sha256=';
 
 /** Hex characters in a SHA-256 digest. */
 const DIGEST_HEX_LENGTH = 64;

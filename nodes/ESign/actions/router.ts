@@ -8,7 +8,7 @@ import * as signer from './signer/Signer.resource';
 import * as stats from './stats/Stats.resource';
 import * as template from './template/Template.resource';
 
-export interface OperationModule {
+interface OperationModule {
 	execute(this: IExecuteFunctions, i: number, group?: number[]): Promise<INodeExecutionData[]>;
 	/** Optional: lets an operation handle several input items in one call (e.g. fields of one document). */
 	groupItems?(this: IExecuteFunctions, itemCount: number): number[][];

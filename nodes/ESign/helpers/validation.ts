@@ -6,7 +6,7 @@ import { NodeOperationError } from 'n8n-workflow';
  * any request. Every error names the item and the parameter as the editor shows it.
  */
 
-export function invalidParameter(
+function invalidParameter(
 	this: IExecuteFunctions,
 	i: number,
 	label: string,

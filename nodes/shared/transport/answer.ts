@@ -58,7 +58,7 @@ export function shapeProblem(value: unknown, expect: Expectation): string | unde
 	return undefined;
 }
 
-export function describeValue(value: unknown): string {
+function describeValue(value: unknown): string {
 	if (value === null) return 'null';
 	if (Array.isArray(value)) return 'an array';
 	if (typeof value === 'string') return 'a string';

@@ -9,7 +9,7 @@ import type {
 
 export type ESignContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions;
 
-export const CREDENTIAL_TYPE = 'eSignApi';
+const CREDENTIAL_TYPE = 'eSignApi';
 
 export const API_PATH = '/wp-json/esign/v1';
 

@@ -7,7 +7,7 @@ import { snippet } from './answer';
 /** How many times a read is repeated after a 5xx, a maintenance page or a network failure. */
 export const GET_RETRIES = 3;
 
-export interface ApiErrorBody {
+interface ApiErrorBody {
 	code?: string;
 	message?: string;
 	data?: { status?: number; retry_after?: number; errors?: string[] } & IDataObject;

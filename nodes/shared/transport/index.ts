@@ -16,7 +16,7 @@ export { API_PATH, normaliseSiteUrl } from './credentials';
 export const MAX_PER_PAGE = 100;
 
 /** Default ceiling on the total time spent waiting for rate limits within one request. */
-export const DEFAULT_MAX_RATE_LIMIT_WAIT_SECONDS = 60;
+const DEFAULT_MAX_RATE_LIMIT_WAIT_SECONDS = 60;
 
 export interface ESignRequestOptions {
 	qs?: IDataObject;

@@ -6,7 +6,7 @@ import { checkOneOf, checkWholeNumber } from '../../helpers/validation';
 import { eSignApiRequestAllItems } from '../../../shared/transport';
 import { returnAllOrLimit } from '../common.descriptions';
 
-export const DOCUMENT_STATUSES = [
+const DOCUMENT_STATUSES = [
 	{ name: 'Completed', value: 'completed' },
 	{ name: 'Declined', value: 'declined' },
 	{ name: 'Draft', value: 'draft' },
