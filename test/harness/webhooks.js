@@ -1,0 +1,382 @@
+'use strict';
+/** Engine harness: Trigger nodes' webhook() through n8n-core's WebhookContext, and a real HTTP server in front of it. */
+
+const http = require('node:http');
+const path = require('node:path');
+const { PACKAGE, WebhookContext, Workflow, WorkflowExecute, core, nextId, parseIncomingMessage } = require('./setup');
+const { nodeTypes } = require('./nodeTypes');
+const { HarnessCredentialsHelper } = require('./credentials');
+const { readBinary, useBinaryMode } = require('./binary');
+const { createAdditionalData, credentialRefsFor, normaliseCredentials, runWorkflow } = require('./workflows');
+
+/* ------------------------------------------------------------------------------------------------
+ * Webhooks (trigger nodes) through n8n-core's WebhookContext
+ * ---------------------------------------------------------------------------------------------- */
+
+/**
+ * A response object with the parts of express's Response that nodes use
+ * (status, json, send, end, setHeader, header, headersSent), recording what was answered.
+ * When `raw` (a node http.ServerResponse) is given, everything is also written to it.
+ */
+function createResponse(raw) {
+	const res = {
+		statusCode: 200,
+		headers: {},
+		body: undefined,
+		ended: false,
+		get headersSent() {
+			return res.ended;
+		},
+		status(code) {
+			res.statusCode = code;
+			return res;
+		},
+		setHeader(name, value) {
+			res.headers[String(name).toLowerCase()] = value;
+			return res;
+		},
+		header(name, value) {
+			if (typeof name === 'object') {
+				for (const [k, v] of Object.entries(name)) res.setHeader(k, v);
+				return res;
+			}
+			return res.setHeader(name, value);
+		},
+		set(name, value) {
+			return res.header(name, value);
+		},
+		getHeader(name) {
+			return res.headers[String(name).toLowerCase()];
+		},
+		json(value) {
+			if (!res.headers['content-type']) res.setHeader('content-type', 'application/json; charset=utf-8');
+			return res.send(JSON.stringify(value));
+		},
+		send(value) {
+			if (value !== undefined) {
+				if (Buffer.isBuffer(value) || typeof value === 'string') {
+					res.body = res.body === undefined ? value : Buffer.concat([Buffer.from(res.body), Buffer.from(value)]);
+				} else {
+					return res.json(value);
+				}
+			}
+			return res.end();
+		},
+		write(chunk) {
+			res.body = res.body === undefined ? chunk : Buffer.concat([Buffer.from(res.body), Buffer.from(chunk)]);
+			return true;
+		},
+		end(chunk) {
+			if (chunk !== undefined) res.write(chunk);
+			if (res.ended) return res;
+			res.ended = true;
+			if (raw && !raw.headersSent) {
+				raw.statusCode = res.statusCode;
+				for (const [k, v] of Object.entries(res.headers)) raw.setHeader(k, v);
+				raw.end(res.body === undefined ? undefined : res.body);
+			}
+			return res;
+		},
+	};
+	return res;
+}
+
+/** What the test sees of an answered response: status and parsed JSON body (if it is JSON). */
+function describeResponse(res) {
+	let text = res.body === undefined ? '' : Buffer.from(res.body).toString('utf8');
+	let json;
+	try {
+		json = text ? JSON.parse(text) : undefined;
+	} catch {
+		json = undefined;
+	}
+	return { statusCode: res.statusCode, headers: res.headers, text, json };
+}
+
+/**
+ * Builds an express-like Request from raw bytes the way n8n's body parser leaves it for a
+ * webhook node: `rawBody` (Buffer of the exact bytes), `body` (parsed JSON object when the body is
+ * JSON and parses, else {}), lower-case `headers`, `params`, `query`, `contentType`, `encoding`.
+ */
+function createRequest({ method = 'POST', path: urlPath = '/', headers = {}, rawBody, body, query = {}, params = {} }) {
+	const lowerHeaders = {};
+	for (const [k, v] of Object.entries(headers)) lowerHeaders[k.toLowerCase()] = v;
+	const raw = rawBody === undefined ? undefined : Buffer.isBuffer(rawBody) ? rawBody : Buffer.from(rawBody, 'utf8');
+	if (raw && lowerHeaders['content-length'] === undefined) lowerHeaders['content-length'] = String(raw.length);
+	if (raw && lowerHeaders['content-type'] === undefined) lowerHeaders['content-type'] = 'application/json';
+	const req = {
+		method,
+		url: urlPath,
+		path: urlPath,
+		headers: lowerHeaders,
+		query,
+		params,
+		rawBody: raw,
+		body,
+	};
+	parseIncomingMessage(req); // n8n-core: sets req.contentType and req.encoding from Content-Type
+	if (req.body === undefined) {
+		req.body = {};
+		if (raw && raw.length && (req.contentType === 'application/json' || req.contentType === undefined)) {
+			try {
+				const parsed = JSON.parse(raw.toString(req.encoding ?? 'utf8'));
+				if (parsed && typeof parsed === 'object') req.body = parsed;
+				req.bodyParseError = undefined;
+			} catch (error) {
+				req.bodyParseError = error;
+			}
+		}
+	}
+	return req;
+}
+
+/**
+ * Calls a trigger node's webhook() inside n8n-core's WebhookContext — what n8n's WebhookService
+ * does — and then answers like n8n's webhook helpers when the node did not answer itself:
+ * `{}` → 200 {"message":"Webhook call received"}; workflowData with responseMode onReceived →
+ * 200 {"message":"Workflow was started"}.
+ *
+ * request: { headers, rawBody (string|Buffer), body?, query?, method? } or a ready `req`.
+ * execute: true also runs the workflow from the trigger's output (trigger → nothing else) with WorkflowExecute.
+ * Returns { statusCode, json, text, headers, result (the node's IWebhookResponseData), workflowData,
+ *           items (workflowData[0] or []), binary(i, prop), error (if webhook() threw), req, res, run? }.
+ */
+async function runWebhook({
+	type = `${PACKAGE}.eSignTrigger`,
+	parameters = {},
+	credentials,
+	request,
+	req: givenReq,
+	res: givenRes,
+	rawResponse,
+	binaryMode = 'filesystem',
+	mode = 'webhook',
+	webhookId = 'harness-webhook-id',
+	typeVersion = 1,
+	name = 'eSign Trigger',
+	isTest = false,
+	execute = false,
+}) {
+	await useBinaryMode(binaryMode);
+	const credentialsByType = normaliseCredentials(credentials);
+	const runId = nextId('run');
+	const executionId = String(runId);
+	const workflowId = `harness-wf-${runId}`;
+	const node = {
+		id: 'trigger-node',
+		name,
+		type,
+		typeVersion,
+		position: [0, 0],
+		parameters,
+		webhookId,
+		credentials: credentialRefsFor(type, credentialsByType),
+	};
+	const workflow = new Workflow({
+		id: workflowId,
+		name: `Harness webhook workflow ${runId}`,
+		nodes: [node],
+		connections: {},
+		active: true,
+		nodeTypes,
+		settings: { executionOrder: 'v1' },
+	});
+	const nodeType = nodeTypes.getByNameAndVersion(type, typeVersion);
+	const webhookDescription = (nodeType.description.webhooks ?? [])[0];
+	if (!webhookDescription) throw new Error(`Harness: ${type} declares no webhooks`);
+
+	const credentialsHelper = new HarnessCredentialsHelper(credentialsByType);
+	const additionalData = createAdditionalData({ credentialsHelper, hooks: undefined, executionId, workflowId });
+	const req = givenReq ?? createRequest(request ?? {});
+	const res = givenRes ?? createResponse(rawResponse);
+	additionalData.httpRequest = req;
+	additionalData.httpResponse = res;
+
+	const webhookData = {
+		httpMethod: webhookDescription.httpMethod ?? 'POST',
+		node: node.name,
+		path: `${webhookId}/${webhookDescription.path}`,
+		webhookDescription,
+		workflowId,
+		workflowExecuteAdditionalData: additionalData,
+		webhookId,
+		isTest,
+	};
+
+	const context = new WebhookContext(workflow, node, additionalData, mode, webhookData, [], null);
+	let result;
+	let error;
+	try {
+		result = await nodeType.webhook.call(context);
+	} catch (e) {
+		error = e;
+	}
+
+	if (error) {
+		if (!res.ended) res.status(500).json({ code: 0, message: 'Workflow Webhook Error: Workflow could not be started!' });
+	} else if (result?.noWebhookResponse === true) {
+		// The node answered itself (n8n sends nothing more).
+	} else if (result?.workflowData === undefined) {
+		if (!res.ended) {
+			if (result?.webhookResponse !== undefined) res.status(200).send(result.webhookResponse);
+			else res.status(200).json({ message: 'Webhook call received' });
+		}
+	} else if (!res.ended) {
+		res.status(200).json({ message: 'Workflow was started' });
+	}
+
+	const workflowData = result?.workflowData;
+	const items = workflowData?.[0] ?? [];
+	const out = {
+		...describeResponse(res),
+		answered: res.ended,
+		result,
+		workflowData,
+		items,
+		error,
+		req,
+		res,
+		credentialsHelper,
+		binary: async (itemIndex = 0, prop = 'data') => {
+			const binary = items[itemIndex]?.binary?.[prop];
+			if (!binary) throw new Error(`Harness: item ${itemIndex} has no binary "${prop}"`);
+			return await readBinary(binary);
+		},
+	};
+
+	if (execute && workflowData) {
+		const { run, runData } = await runWorkflow({
+			nodes: [node],
+			connections: {},
+			credentials,
+			binaryMode,
+			mode: 'webhook',
+			startNode: node.name,
+			startItems: workflowData[0],
+		});
+		out.run = run;
+		out.runData = runData;
+	}
+	return out;
+}
+
+/**
+ * A real HTTP server in front of runWebhook: reads the raw bytes like n8n's rawBodyReader,
+ * parses JSON like n8n's parseBody (an unparseable application/json body → 422, as real n8n
+ * answers before the node runs, unless `rejectInvalidJson: false`), then hands the request to
+ * the node through n8n-core's WebhookContext and writes the answer to the socket.
+ *
+ * Returns { url, port, path, calls: [runWebhook results], waitForCalls(n, timeoutMs), close() }.
+ */
+async function startWebhookServer({
+	host = '127.0.0.1',
+	port = 0,
+	webhookId = 'harness-webhook-id',
+	urlPath,
+	rejectInvalidJson = true,
+	...options
+} = {}) {
+	const calls = [];
+	const waiters = [];
+	const type = options.type ?? `${PACKAGE}.eSignTrigger`;
+	const description = nodeTypes.getByNameAndVersion(type, options.typeVersion ?? 1).description;
+	const webhookPath = urlPath ?? `/webhook/${webhookId}/${(description.webhooks ?? [])[0]?.path ?? ''}`;
+
+	const notify = () => {
+		for (const waiter of [...waiters]) {
+			const found = waiter.check();
+			if (found !== undefined) {
+				waiters.splice(waiters.indexOf(waiter), 1);
+				clearTimeout(waiter.timer);
+				waiter.resolve(found);
+			}
+		}
+	};
+	const wait = (check, timeoutMs, describeFailure) => {
+		const found = check();
+		if (found !== undefined) return Promise.resolve(found);
+		return new Promise((resolve, reject) => {
+			const waiter = { check, resolve };
+			waiter.timer = setTimeout(() => {
+				waiters.splice(waiters.indexOf(waiter), 1);
+				reject(new Error(`Harness: ${describeFailure()} (${calls.length} webhook call(s) received)`));
+			}, timeoutMs);
+			waiters.push(waiter);
+		});
+	};
+
+	const server = http.createServer((rawReq, rawRes) => {
+		const chunks = [];
+		rawReq.on('data', (c) => chunks.push(c));
+		rawReq.on('end', async () => {
+			const rawBody = Buffer.concat(chunks);
+			const url = new URL(rawReq.url, `http://${host}`);
+			if (url.pathname !== webhookPath) {
+				rawRes.statusCode = 404;
+				rawRes.setHeader('content-type', 'application/json');
+				rawRes.end(JSON.stringify({ code: 404, message: 'The requested webhook is not registered.' }));
+				return;
+			}
+			const req = createRequest({
+				method: rawReq.method,
+				path: url.pathname,
+				headers: rawReq.headers,
+				rawBody,
+				query: Object.fromEntries(url.searchParams),
+			});
+			if (rejectInvalidJson && req.bodyParseError) {
+				rawRes.statusCode = 422;
+				rawRes.setHeader('content-type', 'application/json');
+				rawRes.end(JSON.stringify({ code: 422, message: `Failed to parse request body` }));
+				calls.push({ statusCode: 422, rejectedByN8n: true, req });
+				notify();
+				return;
+			}
+			let result;
+			try {
+				result = await runWebhook({ ...options, type, webhookId, req, rawResponse: rawRes });
+			} catch (error) {
+				if (!rawRes.headersSent) {
+					rawRes.statusCode = 500;
+					rawRes.end(JSON.stringify({ message: String(error.message) }));
+				}
+				result = { statusCode: 500, error };
+			}
+			calls.push(result);
+			notify();
+		});
+	});
+	await new Promise((resolve) => server.listen(port, host, resolve));
+	const address = server.address();
+	const base = `http://${host}:${address.port}`;
+	return {
+		url: `${base}${webhookPath}`,
+		base,
+		port: address.port,
+		path: webhookPath,
+		calls,
+		/** Resolves with the first `count` calls once that many arrived. */
+		waitForCalls(count = 1, timeoutMs = 10000) {
+			return wait(
+				() => (calls.length >= count ? calls.slice(0, count) : undefined),
+				timeoutMs,
+				() => `expected ${count} webhook call(s)`,
+			);
+		},
+		/** Resolves with the first call (already received or still to come) that matches. */
+		waitFor(predicate, timeoutMs = 10000) {
+			return wait(
+				() => calls.find((call) => predicate(call)),
+				timeoutMs,
+				() => 'no webhook call matched',
+			);
+		},
+		close: () =>
+			new Promise((resolve) => {
+				server.closeAllConnections?.();
+				server.close(() => resolve());
+			}),
+	};
+}
+
+module.exports = { createRequest, createResponse, runWebhook, startWebhookServer };
