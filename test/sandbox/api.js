@@ -10,6 +10,9 @@ const { ApiError, fail, sleep } = require('./util');
 const { authenticate, checkRateLimit } = require('./auth');
 const { nextId, pushCapped, ts } = require('./store');
 const documents = require('./documents');
+const signers = require('./signers');
+const fields = require('./fieldsApi');
+const { stats } = require('./stats');
 const templates = require('./templates');
 
 const API_PREFIX = '/wp-json/esign/v1';
@@ -22,10 +25,10 @@ const router = createRouter([
 	['GET', '/documents/:id', 'getDocument', documents.get],
 	['PUT', '/documents/:id', 'update', documents.update],
 	['DELETE', '/documents/:id', 'delete', documents.remove],
-	['GET', '/documents/:id/signers', 'listSigners', documents.listSigners],
-	['POST', '/documents/:id/signers', 'addSigner', documents.addSigner],
-	['GET', '/documents/:id/fields', 'listFields', documents.listFields],
-	['POST', '/documents/:id/fields', 'saveFields', documents.saveFields],
+	['GET', '/documents/:id/signers', 'listSigners', signers.listSigners],
+	['POST', '/documents/:id/signers', 'addSigner', signers.addSigner],
+	['GET', '/documents/:id/fields', 'listFields', fields.listFields],
+	['POST', '/documents/:id/fields', 'saveFields', fields.saveFields],
 	['POST', '/documents/:id/send', 'send', documents.send],
 	['POST', '/documents/:id/remind', 'remind', documents.remind],
 	['POST', '/documents/:id/expire', 'expire', documents.expire],
@@ -34,7 +37,7 @@ const router = createRouter([
 	['GET', '/templates', 'listTemplates', templates.list],
 	['GET', '/templates/:id', 'getTemplate', templates.get],
 	['POST', '/templates/:id/documents', 'createFromTemplate', templates.createFromTemplate],
-	['GET', '/stats', 'stats', documents.stats],
+	['GET', '/stats', 'stats', stats],
 ]);
 
 const FAULT_MODES = ['before', 'after', 'drop-before', 'drop-after', 'delay'];

@@ -1,18 +1,16 @@
 'use strict';
-/** API handlers under /documents (documents, signers, fields, send, remind, expire, file, audit) and /stats. */
+/** API handlers under /documents: documents, send, remind, expire, file, audit (signers, fields and stats have their own files). */
 
 const { MAX_UPLOAD_BYTES } = require('./http');
 const { fail, invalidParam, isNonEmptyString, toInteger, fileStem } = require('./util');
 const { detectFileType, countPages, FILE_KINDS } = require('./pdf');
 const store = require('./store');
-const { validateFields } = require('./fields');
 const signing = require('./signing');
 
 const STATUSES = ['draft', 'sent', 'viewed', 'completed', 'declined', 'expired'];
 const FILE_PATH_MAX_AGE_MS = 15 * 60 * 1000;
-const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-const ok = (body, status = 200, headers = {}) => ({ status, body, headers });
+const { ok } = require('./util');
 
 /** A positive integer query parameter within [1, max], or its default; 400 rest_invalid_param otherwise. */
 function intParam(input, name, fallback, max) {
@@ -125,52 +123,6 @@ function remove(core, ctx) {
 	return ok({ deleted: true });
 }
 
-// ---------------------------------------------------------------- signers
-
-const listSigners = (core, ctx) => ok(store.documentSigners(core, load(core, ctx).id).map(store.signerOut));
-
-function addSigner(core, ctx) {
-	const doc = load(core, ctx);
-	const { name, email, role = 'signer', signing_order: order } = ctx.input;
-	if (doc.status !== 'draft') fail(400, 'invalid_state', `Signers can only be added to a draft; this document is ${doc.status}.`);
-	if (!isNonEmptyString(name)) fail(400, 'invalid_data', 'name is required.');
-	if (!isNonEmptyString(email) || !EMAIL_RE.test(email.trim())) fail(400, 'invalid_data', 'A valid email is required.');
-	if (role !== 'signer') fail(400, 'invalid_role', 'role must be "signer".');
-	const existing = store.documentSigners(core, doc.id);
-	let signingOrder = existing.reduce((max, s) => Math.max(max, s.signing_order), 0) + 1;
-	if (order !== undefined && order !== null && order !== '') {
-		signingOrder = toInteger(order);
-		if (!(signingOrder >= 1)) fail(400, 'invalid_data', 'signing_order must be an integer of at least 1.');
-	}
-	if (existing.some((s) => s.email.toLowerCase() === email.trim().toLowerCase())) {
-		fail(400, 'duplicate_signer', `${email.trim()} is already a signer of this document.`);
-	}
-	const signer = store.createSigner(core, doc, { name: name.trim(), email: email.trim(), role, signingOrder });
-	store.touch(core, doc);
-	store.addAudit(core, doc, 'signer_added', ctx, signer);
-	return ok(store.signerOut(signer), 201);
-}
-
-// ---------------------------------------------------------------- fields
-
-const listFields = (core, ctx) => ok(store.documentFields(core, load(core, ctx).id).map(store.fieldOut));
-
-/** Replaces ALL fields (an empty array clears them). */
-function saveFields(core, ctx) {
-	const doc = load(core, ctx);
-	if (doc.status !== 'draft') fail(400, 'invalid_state', `Fields can only be changed on a draft; this document is ${doc.status}.`);
-	const submitted = ctx.input.fields;
-	if (!Array.isArray(submitted)) fail(400, 'invalid_data', 'fields must be an array of field objects.');
-	const signerIds = new Set(store.documentSigners(core, doc.id).map((s) => s.id));
-	const { fields, errors } = validateFields(submitted, { signerIds, totalPages: doc.total_pages });
-	if (errors.length) fail(400, 'validation_failed', 'One or more fields failed validation.', { errors });
-	for (const f of store.documentFields(core, doc.id)) core.state.fields.delete(f.id);
-	const saved = fields.map((f) => store.createField(core, doc, f));
-	store.touch(core, doc);
-	store.addAudit(core, doc, 'fields_updated', ctx);
-	return ok(saved.map(store.fieldOut));
-}
-
 // ---------------------------------------------------------------- workflow
 
 function send(core, ctx) {
@@ -235,19 +187,6 @@ function audit(core, ctx) {
 	return ok({ document: { id: String(doc.id), title: doc.title, file_hash: doc.file ? doc.file.hash : '' }, events: doc.events });
 }
 
-/** Counts over the caller's documents (all documents for administrators), read live. */
-function stats(core, ctx) {
-	const { user } = ctx;
-	const counts = { total: 0, ...Object.fromEntries(STATUSES.map((s) => [s, 0])), deleted: 0 };
-	for (const d of core.state.documents.values()) {
-		if (!store.canSee(user, d)) continue;
-		counts.total++;
-		counts[d.status]++;
-	}
-	for (const [ownerId, n] of core.state.deletedByOwner) if (user.isAdmin || ownerId === user.id) counts.deleted += n;
-	return ok(counts);
-}
-
 module.exports = {
 	STATUSES,
 	readUploadedFile,
@@ -257,14 +196,9 @@ module.exports = {
 	get,
 	update,
 	remove,
-	listSigners,
-	addSigner,
-	listFields,
-	saveFields,
 	send,
 	remind,
 	expire,
 	file,
 	audit,
-	stats,
 };

@@ -91,7 +91,11 @@ function toBoolean(v) {
 /** 'contract.final.pdf' → 'contract.final'. */
 const fileStem = (name) => String(name || '').replace(/\.[^./\\]*$/, '');
 
+/** A handler's answer: {status, body, headers}. */
+const ok = (body, status = 200, headers = {}) => ({ status, body, headers });
+
 module.exports = {
+	ok,
 	ApiError,
 	fail,
 	invalidParam,

@@ -1,0 +1,35 @@
+'use strict';
+/** API handlers under /documents/{id}/signers. */
+
+const { fail, isNonEmptyString, ok, toInteger } = require('./util');
+const store = require('./store');
+
+const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+const load = (core, ctx) => store.loadDocument(core, ctx.user, ctx.params.id);
+
+const listSigners = (core, ctx) => ok(store.documentSigners(core, load(core, ctx).id).map(store.signerOut));
+
+function addSigner(core, ctx) {
+	const doc = load(core, ctx);
+	const { name, email, role = 'signer', signing_order: order } = ctx.input;
+	if (doc.status !== 'draft') fail(400, 'invalid_state', `Signers can only be added to a draft; this document is ${doc.status}.`);
+	if (!isNonEmptyString(name)) fail(400, 'invalid_data', 'name is required.');
+	if (!isNonEmptyString(email) || !EMAIL_RE.test(email.trim())) fail(400, 'invalid_data', 'A valid email is required.');
+	if (role !== 'signer') fail(400, 'invalid_role', 'role must be "signer".');
+	const existing = store.documentSigners(core, doc.id);
+	let signingOrder = existing.reduce((max, s) => Math.max(max, s.signing_order), 0) + 1;
+	if (order !== undefined && order !== null && order !== '') {
+		signingOrder = toInteger(order);
+		if (!(signingOrder >= 1)) fail(400, 'invalid_data', 'signing_order must be an integer of at least 1.');
+	}
+	if (existing.some((s) => s.email.toLowerCase() === email.trim().toLowerCase())) {
+		fail(400, 'duplicate_signer', `${email.trim()} is already a signer of this document.`);
+	}
+	const signer = store.createSigner(core, doc, { name: name.trim(), email: email.trim(), role, signingOrder });
+	store.touch(core, doc);
+	store.addAudit(core, doc, 'signer_added', ctx, signer);
+	return ok(store.signerOut(signer), 201);
+}
+
+module.exports = { listSigners, addSigner };
