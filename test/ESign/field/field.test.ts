@@ -1,6 +1,6 @@
 // Field → Get Many / Replace All: defaults per type, coordinate conversion, checks before the call,
 // replace-all semantics and combining items, through the engine against the sandbox.
-const { api, clearLog, control, esign, makeDraft, requestLines, rl, useSandbox } = require('./support');
+import { api, clearLog, esign, makeDraft, requestLines, rl, useSandbox } from '../../support';
 
 const sb = useSandbox();
 
@@ -91,7 +91,7 @@ describe('Field → Replace All', () => {
 	test('each checked rule is reported as "Field <n>: <reason>" before any request', async () => {
 		const { doc, signerId } = await draftWithSigner();
 		const good = { signer_id: signerId, field_type: 'signature', page_number: 1, position_x: 10, position_y: 10 };
-		const cases = [
+		const cases: Array<[Record<string, unknown>, RegExp]> = [
 			[{ ...good, field_type: 'sticker' }, /Field 2: field_type "sticker" is not one of/],
 			[{ ...good, signer_id: '' }, /Field 2: signer_id is required/],
 			[{ ...good, signer_id: 'abc' }, /Field 2: signer_id must be a signer ID/],

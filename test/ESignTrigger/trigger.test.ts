@@ -1,13 +1,14 @@
-'use strict';
 /**
  * eSign Trigger: signature verification over the raw body, every rejection path, event selection,
  * options, and a real signed delivery from the sandbox received over HTTP — all through n8n-core's
  * WebhookContext (test/harness runWebhook / startWebhookServer).
  */
-const crypto = require('node:crypto');
-const h = require('./harness');
-const { verifySignature, SIGNATURE_FAILURE_MESSAGES } = require('../nodes/ESignTrigger/verifySignature');
-const { ESignTrigger } = require('../nodes/ESignTrigger/ESignTrigger.node');
+import * as crypto from 'crypto';
+import type { IDataObject } from 'n8n-workflow';
+import * as h from '../harness';
+import { createSandbox } from '../support';
+import { verifySignature, SIGNATURE_FAILURE_MESSAGES } from '../../nodes/ESignTrigger/verifySignature';
+import { ESignTrigger } from '../../nodes/ESignTrigger/ESignTrigger.node';
 
 const SECRET = ['whsec', 'trigger', 'test', crypto.randomBytes(6).toString('hex')].join('_');
 const OFFLINE_SITE = 'http://127.0.0.1:9'; // discard port: nothing listens there
@@ -24,7 +25,15 @@ const credentials = (extra = {}) => ({
 	...extra,
 });
 
-function deliver(rawBody, { headers = {}, signature, parameters, creds } = {}) {
+function deliver(
+	rawBody: string | Buffer,
+	{
+		headers = {},
+		signature,
+		parameters,
+		creds,
+	}: { headers?: Record<string, string>; signature?: string | null; parameters?: IDataObject; creds?: IDataObject } = {},
+) {
 	const allHeaders = { 'content-type': 'application/json', ...headers };
 	if (signature !== null) allHeaders['x-esign-signature'] = signature ?? sign(rawBody);
 	return h.runWebhook({
@@ -111,9 +120,9 @@ describe('node description', () => {
 		expect(description.webhooks).toEqual([
 			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'esign' },
 		]);
-		expect(description.webhooks[0].isFullPath).toBeUndefined();
+		expect(description.webhooks?.[0].isFullPath).toBeUndefined();
 		const events = description.properties.find((p) => p.name === 'events');
-		expect(events.options.map((o) => o.value)).toEqual(
+		expect(events?.options?.map((o) => (o as { value: string }).value)).toEqual(
 			expect.arrayContaining(['*', 'document.completed', 'document.declined', 'document.sent', 'document.viewed', 'document.signed', 'document.expired']),
 		);
 		expect(description.properties.find((p) => p.type === 'notice')).toBeDefined();
@@ -196,7 +205,8 @@ describe('rejections (401, nothing executed)', () => {
 	});
 
 	test('no secret field at all in the credential: same 401', async () => {
-		const { webhookSecret, ...withoutSecret } = credentials();
+		const withoutSecret: IDataObject = credentials();
+		delete withoutSecret.webhookSecret;
 		const result = await deliver(body, { creds: withoutSecret });
 		expectRejected(result, 401);
 		expect(result.json.code).toBe('missing_webhook_secret');
@@ -345,16 +355,11 @@ describe('accepted events', () => {
 	});
 });
 
-/* ------------------------------------------------------------------------------------------------
- * Against the sandbox site, over real HTTP
- * ---------------------------------------------------------------------------------------------- */
-
 describe('delivery from the sandbox site', () => {
 	let sandbox;
 	let adminHeaders;
 
 	beforeAll(async () => {
-		const { createSandbox } = require('./sandbox');
 		sandbox = await createSandbox({ port: 0, rateLimits: false });
 		adminHeaders = {
 			'X-ESIGN-API-Key': sandbox.keys.admin.key,
@@ -373,8 +378,8 @@ describe('delivery from the sandbox site', () => {
 		webhookSecret: sandbox.webhookSecret,
 	});
 
-	async function api(method, endpoint, body) {
-		const init = { method, headers: { ...adminHeaders } };
+	async function api(method: string, endpoint: string, body?: unknown) {
+		const init: { method: string; headers: Record<string, string>; body?: string | FormData } = { method, headers: { ...adminHeaders } };
 		if (body instanceof FormData) init.body = body;
 		else if (body !== undefined) {
 			init.headers['content-type'] = 'application/json';
@@ -386,7 +391,7 @@ describe('delivery from the sandbox site', () => {
 		return json;
 	}
 
-	async function control(method, controlPath, body) {
+	async function control(method: string, controlPath: string, body?: unknown) {
 		const response = await fetch(`${sandbox.url}${controlPath}`, {
 			method,
 			headers: body === undefined ? {} : { 'content-type': 'application/json' },

@@ -1,5 +1,5 @@
 // Document operations of the eSign node, run in n8n-core's WorkflowExecute against the sandbox over HTTP.
-const {
+import {
 	api,
 	clearLog,
 	control,
@@ -11,7 +11,7 @@ const {
 	sentDocument,
 	upload,
 	useSandbox,
-} = require('./support');
+} from '../../support';
 
 const sb = useSandbox();
 
@@ -63,7 +63,7 @@ describe('Document → Upload', () => {
 describe('Document → Create, Get, Get Many, Update, Delete', () => {
 	test('create from a stored file path, and without one', async () => {
 		const form = new FormData();
-		form.append('file', new Blob([await sample(sb, 'contract.pdf')]), 'stored.pdf');
+		form.append('file', new Blob([new Uint8Array(await sample(sb, 'contract.pdf'))]), 'stored.pdf');
 		const stored = await (await fetch(`${sb.url}/__sandbox/storage`, { method: 'POST', body: form })).json();
 		const res = await esign(sb, {
 			resource: 'document',
@@ -80,7 +80,7 @@ describe('Document → Create, Get, Get Many, Update, Delete', () => {
 
 	test('create with a file path older than 15 minutes is refused by the site', async () => {
 		const form = new FormData();
-		form.append('file', new Blob([await sample(sb, 'contract.pdf')]), 'old.pdf');
+		form.append('file', new Blob([new Uint8Array(await sample(sb, 'contract.pdf'))]), 'old.pdf');
 		const stored = await (await fetch(`${sb.url}/__sandbox/storage`, { method: 'POST', body: form })).json();
 		await control(sb, 'POST', '/__sandbox/storage/age', { file_path: stored.file_path, minutes: 16 });
 		const res = await esign(sb, {
@@ -351,48 +351,5 @@ describe('Document → Download and Get Audit Trail', () => {
 		const split = await esign(sb, { resource: 'document', operation: 'getAuditTrail', documentId: rl(doc.id), output: 'events' });
 		expect(split.items).toHaveLength(trail.events.length);
 		expect(split.items.every((i) => i.json.document_id === String(doc.id) && i.pairedItem.item === 0)).toBe(true);
-	});
-});
-
-describe('Signer operations', () => {
-	test('add a signer with defaults, list signers', async () => {
-		const doc = await makeDraft(sb);
-		const res = await esign(sb, {
-			resource: 'signer',
-			operation: 'add',
-			documentId: rl(doc.id),
-			name: 'Carla Client',
-			email: 'carla@example.org',
-		});
-		expect(res.error).toBeUndefined();
-		expect(res.items[0].json).toMatchObject({ name: 'Carla Client', email: 'carla@example.org', role: 'signer', status: 'pending' });
-		const list = await esign(sb, { resource: 'signer', operation: 'getMany', documentId: rl(doc.id) });
-		expect(list.items.map((i) => i.json.email)).toEqual(['carla@example.org']);
-	});
-
-	test('an invalid email is refused before any request', async () => {
-		const doc = await makeDraft(sb);
-		await clearLog(sb);
-		const res = await esign(sb, { resource: 'signer', operation: 'add', documentId: rl(doc.id), name: 'X', email: 'not-an-email' });
-		expect(res.error.message).toMatch(/Item 0: "Email" is not a valid email address/);
-		expect(await requestLines(sb)).toEqual([]);
-	});
-
-	test('adding a signer to a sent document is refused by the site', async () => {
-		const doc = await sentDocument(sb);
-		const res = await esign(sb, { resource: 'signer', operation: 'add', documentId: rl(doc.id), name: 'Late', email: 'late@example.org' });
-		expect(res.error.httpCode).toBe('400');
-	});
-});
-
-describe('Stats → Get', () => {
-	test('counts by status, per user for a non-admin key and global for admin', async () => {
-		await control(sb, 'POST', '/__sandbox/seed/documents', { count: 2, owner: 'user' });
-		await control(sb, 'POST', '/__sandbox/seed/documents', { count: 3, owner: 'admin' });
-		await sentDocument(sb);
-		const admin = await esign(sb, { resource: 'stats', operation: 'get' });
-		expect(admin.items[0].json).toMatchObject({ total: 6, draft: 5, sent: 1 });
-		const user = await esign(sb, { resource: 'stats', operation: 'get' }, { who: 'user' });
-		expect(user.items[0].json).toMatchObject({ total: 2, draft: 2, sent: 0 });
 	});
 });

@@ -1,10 +1,17 @@
 // The editor helpers of the eSign node (document/template pickers, signer options, template
 // variables for the resource mapper), called through n8n-core's LoadOptionsContext.
-const { api, control, credentialsFor, harness, makeDraft, useSandbox } = require('./support');
+import type { IDataObject } from 'n8n-workflow';
+
+import type { KeyName } from '../../support';
+import { api, control, credentialsFor, harness, makeDraft, useSandbox } from '../../support';
 
 const sb = useSandbox();
 
-const call = (kind, method, { parameters = {}, args = [], who = 'admin' } = {}) =>
+const call = (
+	kind: string,
+	method: string,
+	{ parameters = {}, args = [], who = 'admin' }: { parameters?: IDataObject; args?: unknown[]; who?: KeyName } = {},
+) =>
 	harness.runMethod({ kind, method, parameters, args, credentials: credentialsFor(sb, who) });
 
 describe('document picker (listSearch.searchDocuments)', () => {

@@ -1,6 +1,6 @@
 // The transport as users meet it through the node: error mapping, rate limits, retries that are
 // safe and writes that are never repeated, Continue On Fail, Read Only keys, binary round trips.
-const {
+import {
 	api,
 	clearLog,
 	control,
@@ -14,7 +14,7 @@ const {
 	rl,
 	sample,
 	useSandbox,
-} = require('./support');
+} from '../support';
 
 const sb = useSandbox();
 

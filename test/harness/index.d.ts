@@ -1,0 +1,26 @@
+// Types of the engine harness (JS) where the TypeScript suites call it directly.
+import type { Harness } from '../support';
+
+export const runNode: Harness['runNode'];
+export const runMethod: Harness['runMethod'];
+export const runWebhook: Harness['runWebhook'];
+export const testCredential: Harness['testCredential'];
+export function runWorkflow(options: Record<string, unknown>): Promise<import('../support').NodeRun>;
+export function startWebhookServer(options: Record<string, unknown>): Promise<{
+	url: string;
+	port: number;
+	path: string;
+	calls: import('../support').WebhookRun[];
+	waitForCalls(count: number, timeoutMs?: number): Promise<import('../support').WebhookRun[]>;
+	waitFor(predicate: (call: import('../support').WebhookRun) => boolean, timeoutMs?: number): Promise<import('../support').WebhookRun>;
+	close(): Promise<void>;
+}>;
+export function createRequest(options: Record<string, unknown>): Record<string, unknown>;
+export function createResponse(raw?: unknown): Record<string, unknown>;
+export function registerNodeType(name: string, instance: unknown): void;
+export function useBinaryMode(mode?: 'filesystem' | 'memory'): Promise<unknown>;
+export function readBinary(binaryData: unknown): Promise<Buffer>;
+export const nodeTypes: Record<string, unknown>;
+export function withCredentialDefaults(type: string, data: Record<string, unknown>): Record<string, unknown>;
+export const HarnessCredentialsHelper: new (credentialsByType: Record<string, unknown>) => { decryptCalls: number; authenticateCalls: number };
+export const HARNESS_DIR: string;
