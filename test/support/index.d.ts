@@ -76,6 +76,7 @@ export interface Harness {
 export const ESIGN: string;
 export const harness: Harness;
 export function createSandbox(options?: IDataObject): Promise<Sandbox>;
+export const DEFAULT_WEBHOOK_SECRET: string;
 export function useSandbox(options?: IDataObject): Sandbox;
 export function credentialsFor(sb: Sandbox, who?: KeyName): { siteUrl: string; apiKey: string; apiSecret: string; webhookSecret: string };
 export function control<T = Json>(sb: Sandbox, method: string, path: string, body?: unknown): Promise<T>;
@@ -98,6 +99,6 @@ export function requestLines(sb: Sandbox): Promise<string[]>;
 export function hostile(sb: Sandbox, fault: IDataObject): Promise<Json>;
 export function startRecorder(): Promise<{
 	url: string;
-	requests: Array<{ method: string; url: string; headers: Record<string, string>; body: string }>;
+	requests: Array<{ method: string; url: string; headers: Record<string, string>; body: string; raw: Buffer }>;
 	close(): Promise<void>;
 }>;

@@ -1,7 +1,7 @@
 // Shared plumbing for the node tests: a sandbox per test file, credentials for its keys,
 // direct API/control calls for arranging and checking state, and one-line node runs.
 const http = require('node:http');
-const { createSandbox } = require('../sandbox');
+const { createSandbox, DEFAULT_WEBHOOK_SECRET } = require('../sandbox');
 const harness = require('../harness');
 
 const ESIGN = 'n8n-nodes-esign.eSign';
@@ -157,7 +157,8 @@ async function startRecorder() {
 		const chunks = [];
 		req.on('data', (c) => chunks.push(c));
 		req.on('end', () => {
-			requests.push({ method: req.method, url: req.url, headers: { ...req.headers }, body: Buffer.concat(chunks).toString('utf8') });
+			const raw = Buffer.concat(chunks);
+			requests.push({ method: req.method, url: req.url, headers: { ...req.headers }, body: raw.toString('utf8'), raw });
 			const body = JSON.stringify({ id: '1', title: 'Captured', status: 'draft', sent: true, total: 0, content: '', reminded: [], deleted: true });
 			res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
 			res.end(body);
@@ -177,6 +178,7 @@ async function hostile(sb, fault) {
 }
 
 module.exports = {
+	DEFAULT_WEBHOOK_SECRET,
 	ESIGN,
 	hostile,
 	startRecorder,

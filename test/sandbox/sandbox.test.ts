@@ -1,14 +1,13 @@
-'use strict';
 /** The sandbox's own rules, checked over real HTTP against an instance on a free port. */
+import * as crypto from 'crypto';
+import { PDFDocument } from 'pdf-lib';
 
-const crypto = require('node:crypto');
-const http = require('node:http');
-const { PDFDocument } = require('pdf-lib');
-const { createSandbox, DEFAULT_WEBHOOK_SECRET } = require('./sandbox');
+import type { Json, KeyName, Sandbox } from '../support';
+import { DEFAULT_WEBHOOK_SECRET, createSandbox, startRecorder } from '../support';
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 
-let sb;
+let sb: Sandbox;
 
 beforeAll(async () => {
 	sb = await createSandbox({ port: 0 });
@@ -18,10 +17,10 @@ beforeEach(() => control('POST', '/__sandbox/reset'));
 
 // ---------------------------------------------------------------- helpers
 
-async function call(url, init) {
+async function call(url: string, init: RequestInit = {}): Promise<{ status: number; body: Json; headers: Headers }> {
 	const res = await fetch(url, init);
 	const text = await res.text();
-	let body = text;
+	let body: Json = text;
 	try {
 		body = JSON.parse(text);
 	} catch {
@@ -31,13 +30,22 @@ async function call(url, init) {
 }
 
 /** An API call as `keyName` (null = no credentials). `form` is a FormData, `raw` a string body. */
-function api(method, path, { key = 'admin', body, form, raw, secret } = {}) {
-	const headers = {};
+interface ApiOptions {
+	key?: string | null;
+	body?: unknown;
+	form?: FormData;
+	raw?: string;
+	secret?: string;
+}
+
+function api(method: string, path: string, { key = 'admin', body, form, raw, secret }: ApiOptions = {}) {
+	const headers: Record<string, string> = {};
 	if (key) {
-		headers['X-ESIGN-API-Key'] = sb.keys[key].key;
-		headers['X-ESIGN-API-Secret'] = secret ?? sb.keys[key].secret;
+		const pair = sb.keys[key as KeyName];
+		headers['X-ESIGN-API-Key'] = pair.key;
+		headers['X-ESIGN-API-Secret'] = secret ?? pair.secret;
 	}
-	let payload;
+	let payload: string | FormData | undefined;
 	if (form) payload = form;
 	else if (raw !== undefined) {
 		payload = raw;
@@ -49,8 +57,8 @@ function api(method, path, { key = 'admin', body, form, raw, secret } = {}) {
 	return call(sb.apiUrl + path, { method, headers, body: payload });
 }
 
-function control(method, path, body) {
-	const init = { method };
+function control(method: string, path: string, body?: unknown) {
+	const init: RequestInit = { method };
 	if (body !== undefined) {
 		init.body = JSON.stringify(body);
 		init.headers = { 'Content-Type': 'application/json' };
@@ -58,21 +66,21 @@ function control(method, path, body) {
 	return call(sb.url + path, init);
 }
 
-async function sample(name) {
+async function sample(name: string) {
 	return Buffer.from(await (await fetch(`${sb.url}/__sandbox/samples/${name}`)).arrayBuffer());
 }
 
-async function upload(name, { key = 'admin', field = 'file', filename = name, title } = {}) {
+async function upload(name: string, { key = 'admin', field = 'file', filename = name, title }: { key?: string; field?: string; filename?: string; title?: string } = {}) {
 	const form = new FormData();
-	form.append(field, new Blob([await sample(name)]), filename);
+	form.append(field, new Blob([new Uint8Array(await sample(name))]), filename);
 	if (title !== undefined) form.append('title', title);
 	return api('POST', '/documents/upload', { key, form });
 }
 
 /** A draft of contract.pdf with `signers` signers, each with a signature field on page 2. */
-async function makeDraft({ signers = 1, key = 'admin', title } = {}) {
+async function makeDraft({ signers = 1, key = 'admin', title }: { signers?: number; key?: string; title?: string } = {}) {
 	const doc = (await upload('contract.pdf', { key, title })).body;
-	const added = [];
+	const added: Json[] = [];
 	for (let i = 1; i <= signers; i++) {
 		const res = await api('POST', `/documents/${doc.id}/signers`, { key, body: { name: `Signer ${i}`, email: `signer${i}@example.com` } });
 		expect(res.status).toBe(201);
@@ -83,11 +91,11 @@ async function makeDraft({ signers = 1, key = 'admin', title } = {}) {
 	return { id: doc.id, signers: added };
 }
 
-async function tokens(documentId) {
+async function tokens(documentId: string | number): Promise<string[]> {
 	return (await control('GET', `/__sandbox/signers?document_id=${documentId}`)).body.map((s) => s.token);
 }
 
-const signerAction = (token, action, body = {}) => control('POST', `/__sandbox/sign/${token}/${action}`, body);
+const signerAction = (token: string, action: string, body: unknown = {}) => control('POST', `/__sandbox/sign/${token}/${action}`, body);
 
 // ---------------------------------------------------------------- tests
 
@@ -452,26 +460,17 @@ describe('rate limits', () => {
 });
 
 describe('webhooks', () => {
-	let receiver;
-	let received;
+	let receiver: Awaited<ReturnType<typeof startRecorder>>;
 
 	beforeAll(async () => {
-		receiver = http.createServer((req, res) => {
-			const chunks = [];
-			req.on('data', (c) => chunks.push(c));
-			req.on('end', () => {
-				received.push({ headers: req.headers, raw: Buffer.concat(chunks) });
-				res.end('ok');
-			});
-		});
-		await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+		receiver = await startRecorder();
 	});
-	afterAll(() => new Promise((resolve) => receiver.close(resolve)));
+	afterAll(() => receiver.close());
 	beforeEach(() => {
-		received = [];
+		receiver.requests.length = 0;
 	});
 
-	const receiverUrl = () => `http://127.0.0.1:${receiver.address().port}/hook`;
+	const receiverUrl = () => `${receiver.url}/hook`;
 
 	test('signed events over the exact body bytes, PHP-style escaping', async () => {
 		expect(sb.webhookSecret).toBe(DEFAULT_WEBHOOK_SECRET);
@@ -481,21 +480,21 @@ describe('webhooks', () => {
 		await signerAction((await tokens(id))[0], 'sign');
 		await sb.idle();
 
-		expect(received.map((r) => r.headers['x-esign-event'])).toEqual(['document.sent', 'document.viewed', 'document.signed', 'document.completed']);
-		for (const { headers, raw } of received) {
+		expect(receiver.requests.map((r) => r.headers['x-esign-event'])).toEqual(['document.sent', 'document.viewed', 'document.signed', 'document.completed']);
+		for (const { headers, raw } of receiver.requests) {
 			const expected = `sha256=${crypto.createHmac('sha256', DEFAULT_WEBHOOK_SECRET).update(raw).digest('hex')}`;
 			const given = String(headers['x-esign-signature']);
 			expect(given).toMatch(/^sha256=[0-9a-f]{64}$/);
 			expect(crypto.timingSafeEqual(Buffer.from(given), Buffer.from(expected))).toBe(true);
 		}
-		const completed = received[3].raw.toString('utf8');
+		const completed = receiver.requests[3].raw.toString('utf8');
 		expect(completed).toContain('2024\\/25');
 		expect(completed).toContain('f\\u00fcr Caf\\u00e9');
 		const payload = JSON.parse(completed);
 		expect(payload).toMatchObject({ event: 'document.completed', data: { document_id: Number(id), document_title: 'Lease 2024/25 für Café', status: 'completed' } });
 		expect(payload.timestamp).toMatch(TIMESTAMP);
 		expect(JSON.stringify(payload)).not.toBe(completed); // re-serialising would break the signature
-		const signedEvent = JSON.parse(received[2].raw);
+		const signedEvent = JSON.parse(receiver.requests[2].body);
 		expect(signedEvent.data).toMatchObject({ signer_name: 'Signer 1', signer_email: 'signer1@example.com' });
 		const deliveries = (await control('GET', '/__sandbox/webhooks')).body.deliveries;
 		expect(deliveries.map((d) => d.status)).toEqual([200, 200, 200, 200]);
@@ -508,18 +507,18 @@ describe('webhooks', () => {
 		await api('POST', `/documents/${id}/send`);
 		await signerAction((await tokens(id))[0], 'decline', { reason: 'Too expensive' });
 		await sb.idle();
-		expect(received).toHaveLength(1);
-		const payload = JSON.parse(received[0].raw);
+		expect(receiver.requests).toHaveLength(1);
+		const payload = JSON.parse(receiver.requests[0].body);
 		expect(payload.data).toMatchObject({ document_id: Number(id), decline_reason: 'Too expensive', status: 'declined' });
-		const expected = `sha256=${crypto.createHmac('sha256', 'whsec_other').update(received[0].raw).digest('hex')}`;
-		expect(received[0].headers['x-esign-signature']).toBe(expected);
+		const expected = `sha256=${crypto.createHmac('sha256', 'whsec_other').update(receiver.requests[0].raw).digest('hex')}`;
+		expect(receiver.requests[0].headers['x-esign-signature']).toBe(expected);
 		await control('POST', '/__sandbox/webhooks/secret', { secret: DEFAULT_WEBHOOK_SECRET });
 	});
 
 	test('test delivery control, and an unreachable receiver is recorded as an error', async () => {
 		const delivery = (await control('POST', '/__sandbox/webhooks/test', { url: receiverUrl(), event: 'document.completed', data: { document_id: 7 } })).body;
 		expect(delivery).toMatchObject({ status: 200, event: 'document.completed', error: null });
-		expect(received[0].raw.toString()).toBe(delivery.body);
+		expect(receiver.requests[0].raw.toString()).toBe(delivery.body);
 		const dead = (await control('POST', '/__sandbox/webhooks/test', { url: 'http://127.0.0.1:1/none', event: 'document.sent', data: {} })).body;
 		expect(dead.status).toBeNull();
 		expect(dead.error).toEqual(expect.any(String));
