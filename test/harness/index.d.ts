@@ -8,6 +8,7 @@ export const testCredential: Harness['testCredential'];
 export function runWorkflow(options: Record<string, unknown>): Promise<import('../support').NodeRun>;
 export function startWebhookServer(options: Record<string, unknown>): Promise<{
 	url: string;
+	base: string;
 	port: number;
 	path: string;
 	calls: import('../support').WebhookRun[];

@@ -35,7 +35,7 @@ export interface NodeRun {
 	error: RunError;
 	runData: Json;
 	run: Json;
-	binary(index: number, property: string): Promise<Buffer>;
+	binary(index: number, property?: string): Promise<Buffer>;
 	credentialsHelper: Json;
 }
 
@@ -60,7 +60,7 @@ export interface WebhookRun {
 }
 
 export interface Harness {
-	runNode(options: { type: string; parameters: IDataObject; credentials?: IDataObject } & RunOptions): Promise<NodeRun>;
+	runNode(options: { type: string; parameters?: IDataObject; credentials?: IDataObject } & RunOptions): Promise<NodeRun>;
 	runMethod(options: { kind: string; method: string; parameters?: IDataObject; args?: unknown[]; credentials: IDataObject }): Promise<Json>;
 	runWebhook(options: {
 		parameters?: IDataObject;

@@ -1,4 +1,3 @@
-'use strict';
 /**
  * Self-test of the engine harness (test/harness) and the credential test:
  * - the credential's `test` request run the way n8n's CredentialsTester runs it (good key → OK,
@@ -8,17 +7,26 @@
  * - binary data through n8n-core's binary data service, filesystem mode and in memory;
  * - continueOnFail and the webhook server plumbing.
  */
-const h = require('./harness');
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+
+import { ESignApi } from '../../credentials/ESignApi.credentials';
+import { eSignApiRequest } from '../../nodes/shared/transport';
+import type { Json } from '../support';
+import { createSandbox } from '../support';
+import * as h from './index';
 
 const CREDENTIAL_RULES = (() => {
-	const { ESignApi } = require('../credentials/ESignApi.credentials');
-	const rules = {};
-	for (const rule of new ESignApi().test.rules) rules[rule.properties.value] = rule.properties.message;
+	const rules: Record<number, string> = {};
+	for (const rule of new ESignApi().test.rules ?? []) {
+		if (rule.type === 'responseCode') rules[rule.properties.value] = rule.properties.message;
+	}
 	return rules;
 })();
 
 /** A tiny node that calls the package's transport: GET /stats, and echoes/creates binaries. */
-class ProbeNode {
+class ProbeNode implements INodeType {
+	description: INodeTypeDescription;
+
 	constructor() {
 		this.description = {
 			displayName: 'Probe',
@@ -44,14 +52,13 @@ class ProbeNode {
 		};
 	}
 
-	async execute() {
-		const { eSignApiRequest } = require('../nodes/shared/transport');
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const items = this.getInputData();
-		const out = [];
+		const out: INodeExecutionData[] = [];
 		for (let i = 0; i < items.length; i++) {
 			const mode = this.getNodeParameter('mode', i);
 			if (mode === 'stats') {
-				const stats = await eSignApiRequest.call(this, 'GET', '/stats', { itemIndex: i });
+				const stats = (await eSignApiRequest.call(this, 'GET', '/stats', { itemIndex: i })) as Json;
 				out.push({ json: { stats }, pairedItem: { item: i } });
 			} else if (mode === 'binary') {
 				this.helpers.assertBinaryData(i, 'data');
@@ -73,7 +80,6 @@ describe('with the sandbox', () => {
 	let sandbox;
 
 	beforeAll(async () => {
-		const { createSandbox } = require('./sandbox');
 		sandbox = await createSandbox({ port: 0, rateLimits: false });
 	});
 
