@@ -104,7 +104,8 @@ function workflows({ sb, credentialId, docId, count }) {
 /** `n8n execute --id` under /usr/bin/time: { data, maxRssKb }. */
 function execute(line, userFolder, id) {
 	return new Promise((resolve, reject) => {
-		const e = env(line, { userFolder, extra: {} });
+		// Binary data on disk, as n8n 2.x does by default (1.x keeps it in memory unless told otherwise).
+		const e = env(line, { userFolder, extra: { N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem' } });
 		freePort().then((brokerPort) => {
 			e.N8N_RUNNERS_BROKER_PORT = String(brokerPort);
 			const child = spawn('/usr/bin/time', ['-f', 'MAXRSS=%M', nodeBin(), n8nBin(line), 'execute', `--id=${id}`, '--rawOutput'], { cwd: userFolder, env: e });

@@ -1,0 +1,78 @@
+#!/usr/bin/env node
+// `npm run test:mutation`: proves the safety tests can fail. Each mutation breaks one safety rule in a
+// temporary copy of the package, runs the suites that guard it, and passes only if they FAIL there.
+// Prints `N passed, M failed` last (a passed check = the tests caught the mutation).
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const MUTATIONS = [
+	{
+		name: 'the transport repeats writes after a 5xx or a dropped connection',
+		file: 'nodes/shared/transport/index.ts',
+		from: "if (method !== 'GET' || failures >= GET_RETRIES) return false;",
+		to: 'if (failures >= GET_RETRIES) return false;',
+		tests: ['test/shared/transport.test.ts'],
+	},
+	{
+		name: 'the trigger verifies re-serialised JSON instead of the raw bytes',
+		file: 'nodes/ESignTrigger/ESignTrigger.node.ts',
+		from: 'const check = verifySignature(rawBody, req.headers?.[SIGNATURE_HEADER], secret);',
+		to: 'const check = verifySignature(reserialised(rawBody), req.headers?.[SIGNATURE_HEADER], secret);',
+		append: `\nfunction reserialised(raw: unknown): unknown {\n\ttry {\n\t\treturn Buffer.from(JSON.stringify(JSON.parse(Buffer.from(raw as Uint8Array).toString('utf8'))));\n\t} catch {\n\t\treturn raw;\n\t}\n}\n`,
+		tests: ['test/ESignTrigger/trigger.test.ts'],
+	},
+	{
+		name: 'the transport follows redirects (sending the key and secret to the target)',
+		file: 'nodes/shared/transport/index.ts',
+		from: 'disableFollowRedirect: true,',
+		to: 'disableFollowRedirect: false,',
+		tests: ['test/shared/transport.hostile.test.ts'],
+	},
+	{
+		name: 'the credential is read on every request again',
+		file: 'nodes/shared/transport/index.ts',
+		from: 'decrypted ? { credentialsDecrypted: decrypted } : undefined,',
+		to: 'undefined,',
+		tests: ['test/shared/credentials.test.ts'],
+	},
+];
+
+const copyInto = (dir) => {
+	for (const entry of ['nodes', 'credentials', 'test', 'package.json', 'tsconfig.json', 'tsconfig.test.json', 'jest.config.js']) {
+		fs.cpSync(path.join(ROOT, entry), path.join(dir, entry), { recursive: true });
+	}
+	fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
+};
+
+let passed = 0;
+let failed = 0;
+for (const m of MUTATIONS) {
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'esign-mutation-'));
+	try {
+		copyInto(dir);
+		const file = path.join(dir, m.file);
+		const source = fs.readFileSync(file, 'utf8');
+		if (!source.includes(m.from)) throw new Error(`${m.file} no longer contains the line to mutate: ${m.from}`);
+		fs.writeFileSync(file, source.replace(m.from, m.to) + (m.append ?? ''));
+		const run = spawnSync(path.join(ROOT, 'node_modules', '.bin', 'jest'), ['--rootDir', dir, ...m.tests], { cwd: dir, encoding: 'utf8' });
+		const summary = /Tests:\s+(.*)/.exec(run.stderr + run.stdout)?.[1] ?? 'no summary';
+		if (run.status !== 0 && /failed/.test(summary)) {
+			passed++;
+			console.log(`PASS caught: ${m.name} (${summary})`);
+		} else {
+			failed++;
+			console.log(`FAIL not caught: ${m.name} (${summary})`);
+		}
+	} catch (err) {
+		failed++;
+		console.log(`FAIL ${m.name}: ${err.message}`);
+	} finally {
+		fs.rmSync(dir, { recursive: true, force: true });
+	}
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
