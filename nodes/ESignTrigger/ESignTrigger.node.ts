@@ -1,5 +1,4 @@
 import type {
-	IBinaryData,
 	IDataObject,
 	IHookFunctions,
 	INodeExecutionData,
@@ -10,10 +9,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import type { DocumentFile } from '../shared/documentFile';
-import { decodeDocumentFile } from '../shared/documentFile';
-import { idFromAnswer } from '../ESign/helpers/utils';
-import { eSignApiRequest } from '../shared/transport';
+import { downloadDocument } from '../shared/documentFile';
+import { idFromAnswer } from '../shared/ids';
 import { SIGNATURE_FAILURE_MESSAGES, SIGNATURE_HEADER, verifySignature } from './verifySignature';
 
 /** Seconds for the Download Document request: short, so a slow site never holds up the event. */
@@ -298,28 +295,11 @@ export class ESignTrigger implements INodeType {
 				? options.binaryPropertyName.trim()
 				: 'data';
 		try {
-			const file = await eSignApiRequest.call(
-				this,
-				'GET',
-				`/documents/${documentId}/file`,
-				{
-					timeout: DOWNLOAD_TIMEOUT_SECONDS,
-					maxRateLimitWait: DOWNLOAD_MAX_RATE_LIMIT_WAIT_SECONDS,
-					expect: ['content'],
-				},
-			);
-			const { filename, type } = (file ?? {}) as DocumentFile;
-			const bytes = decodeDocumentFile(file as DocumentFile);
-			if (!bytes) {
-				item.json.downloadError = 'The site answered without file content.';
-			} else {
-				const binary: IBinaryData = await this.helpers.prepareBinaryData(
-					bytes,
-					filename || `document-${documentId}`,
-					type || undefined,
-				);
-				item.binary = { [propertyName]: binary };
-			}
+			const file = await downloadDocument.call(this, documentId, {
+				timeout: DOWNLOAD_TIMEOUT_SECONDS,
+				maxRateLimitWait: DOWNLOAD_MAX_RATE_LIMIT_WAIT_SECONDS,
+			});
+			item.binary = { [propertyName]: file.binary };
 		} catch (error) {
 			item.json.downloadError = errorText(error);
 		}

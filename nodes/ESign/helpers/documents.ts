@@ -3,7 +3,8 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { ESignRequestOptions } from '../../shared/transport';
 import { eSignApiRequest } from '../../shared/transport';
-import { detectFileType, fileStem, uploadForm } from './utils';
+import { detectFileType } from '../../shared/documentFile';
+import { fileStem, uploadForm } from './utils';
 
 /**
  * Reads the item's binary through n8n's helpers (works in memory, filesystem and S3 modes),

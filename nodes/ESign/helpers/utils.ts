@@ -18,15 +18,6 @@ export function getIdParameter(this: IExecuteFunctions, name: string, i: number,
 	return value;
 }
 
-/**
- * An id taken from a site's answer, as a path segment: only a positive whole number (a string id
- * like "12" or a JSON integer). Anything else (e.g. "../stats", 0, 1.5) gives undefined.
- */
-export function idFromAnswer(value: unknown): string | undefined {
-	const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
-	return /^[1-9][0-9]{0,15}$/.test(text) ? text : undefined;
-}
-
 export function getDocumentId(this: IExecuteFunctions, i: number): string {
 	return getIdParameter.call(this, 'documentId', i, 'Document');
 }
@@ -53,32 +44,6 @@ export function toExecutionData(data: IDataObject | IDataObject[]): INodeExecuti
 
 export function isValidEmail(email: string): boolean {
 	return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email);
-}
-
-export interface DetectedFile {
-	extension: 'pdf' | 'png' | 'jpg';
-	mimeType: string;
-}
-
-/** The API accepts PDF, PNG and JPG; recognise them by content, not by name. */
-export function detectFileType(buffer: Buffer): DetectedFile | undefined {
-	if (buffer.length >= 5 && buffer.subarray(0, 5).toString('latin1') === '%PDF-') {
-		// A real PDF ends with %%EOF (within its last KB); a file that only starts like one is refused.
-		const tail = buffer.subarray(Math.max(0, buffer.length - 1024)).toString('latin1');
-		return /^%PDF-\d\.\d/.test(buffer.subarray(0, 8).toString('latin1')) && tail.includes('%%EOF')
-			? { extension: 'pdf', mimeType: 'application/pdf' }
-			: undefined;
-	}
-	if (
-		buffer.length >= 8 &&
-		buffer.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))
-	) {
-		return { extension: 'png', mimeType: 'image/png' };
-	}
-	if (buffer.length >= 3 && buffer[0] === 0xff && buffer[1] === 0xd8 && buffer[2] === 0xff) {
-		return { extension: 'jpg', mimeType: 'image/jpeg' };
-	}
-	return undefined;
 }
 
 export function fileStem(fileName: string): string {

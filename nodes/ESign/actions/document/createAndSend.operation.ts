@@ -10,7 +10,8 @@ import {
 } from '../../helpers/fields';
 import { coordinateCollectionOptions, fieldInputProperties } from '../../helpers/fieldDescriptions';
 import { readSignerRows } from '../../helpers/signers';
-import { getRequestOptions, idFromAnswer, toExecutionData } from '../../helpers/utils';
+import { getRequestOptions, toExecutionData } from '../../helpers/utils';
+import { idFromAnswer } from '../../../shared/ids';
 import { eSignApiRequest } from '../../../shared/transport';
 import { binaryPropertyInput, fileTitle, signersCollection } from '../common.descriptions';
 

@@ -1,10 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-import type { DocumentFile } from '../../../shared/documentFile';
-import { decodeDocumentFile } from '../../../shared/documentFile';
+import { downloadDocument } from '../../../shared/documentFile';
 import { getDocumentId, getRequestOptions } from '../../helpers/utils';
-import { eSignApiRequest } from '../../../shared/transport';
 import { binaryPropertyOutput, documentRLC } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
@@ -36,26 +34,12 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	const id = getDocumentId.call(this, i);
 	const binaryPropertyName = this.getNodeParameter('binaryPropertyName', i) as string;
 	const options = this.getNodeParameter('options', i, {}) as IDataObject;
-	const file = (await eSignApiRequest.call(
-		this,
-		'GET',
-		`/documents/${id}/file`,
-		{ ...getRequestOptions.call(this, i), expect: ['content'] },
-	)) as DocumentFile;
-	const buffer = decodeDocumentFile(file);
-	if (!buffer) {
-		throw new NodeOperationError(this.getNode(), `Item ${i}: the site returned no file content for document ${id}`, {
-			itemIndex: i,
-		});
-	}
-	const fileName = (options.fileName as string)?.trim() || file.filename || `document-${id}.pdf`;
-	const mimeType = file.type || 'application/octet-stream';
-	const binary = await this.helpers.prepareBinaryData(buffer, fileName, mimeType);
+	const file = await downloadDocument.call(this, id, getRequestOptions.call(this, i), options.fileName as string | undefined);
 	// The base64 text stays out of the JSON: it is in the binary field.
 	return [
 		{
-			json: { document_id: id, filename: fileName, type: mimeType, size: buffer.length },
-			binary: { [binaryPropertyName]: binary },
+			json: { document_id: id, filename: file.fileName, type: file.mimeType, size: file.size },
+			binary: { [binaryPropertyName]: file.binary },
 		},
 	];
 }

@@ -1,0 +1,48 @@
+// The action's Download and the trigger's Download Document use one helper: same file name and media type
+// fallbacks when the site's answer names neither.
+import { credentialsFor, esign, harness, hostile, makeDraft, rl, sample, useSandbox } from '../support';
+
+const sb = useSandbox();
+const API = '/wp-json/esign/v1';
+
+async function fileWithoutNames(docId: string, bytes: Buffer) {
+	await hostile(sb, {
+		path: `${API}/documents/${docId}/file`,
+		count: 2,
+		raw: { status: 200, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ content: bytes.toString('base64'), encoding: 'base64' }) },
+	});
+}
+
+test.each([
+	['one-page.pdf', 'pdf', 'application/pdf'],
+	['photo.png', 'png', 'image/png'],
+])('a %s answer without filename or type: both name it document-<id>.%s (%s)', async (name, extension, mimeType) => {
+	const doc = await makeDraft(sb);
+	const bytes = await sample(sb, name);
+	await fileWithoutNames(doc.id, bytes);
+
+	const action = await esign(sb, { resource: 'document', operation: 'download', documentId: rl(doc.id), binaryPropertyName: 'data' });
+	expect(action.error).toBeUndefined();
+	expect(action.items[0].json).toMatchObject({ filename: `document-${doc.id}.${extension}`, type: mimeType, size: bytes.length });
+	expect(action.items[0].binary.data).toMatchObject({ fileName: `document-${doc.id}.${extension}`, mimeType });
+
+	const trigger = await harness.runWebhook({
+		parameters: { events: ['*'], options: { downloadDocument: true, skipSignatureVerification: true } },
+		credentials: credentialsFor(sb),
+		request: { headers: { 'content-type': 'application/json' }, rawBody: `{"event":"document.completed","data":{"document_id":${doc.id}}}` },
+	});
+	expect(trigger.items[0].json.downloadError).toBeUndefined();
+	expect(trigger.items[0].binary.data).toMatchObject({ fileName: `document-${doc.id}.${extension}`, mimeType });
+});
+
+test('the site’s own filename and type win over the fallbacks, in both', async () => {
+	const doc = await makeDraft(sb, { title: 'Lease' });
+	const action = await esign(sb, { resource: 'document', operation: 'download', documentId: rl(doc.id), binaryPropertyName: 'data' });
+	expect(action.items[0].json).toMatchObject({ filename: 'contract.pdf', type: 'application/pdf' });
+	const trigger = await harness.runWebhook({
+		parameters: { events: ['*'], options: { downloadDocument: true, skipSignatureVerification: true } },
+		credentials: credentialsFor(sb),
+		request: { headers: { 'content-type': 'application/json' }, rawBody: `{"event":"document.completed","data":{"document_id":${doc.id}}}` },
+	});
+	expect(trigger.items[0].binary.data).toMatchObject({ fileName: 'contract.pdf', mimeType: 'application/pdf' });
+});
