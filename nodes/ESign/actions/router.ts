@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, IPairedItemData, JsonObject } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, IPairedItemData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import * as document from './document/Document.resource';
@@ -28,6 +28,15 @@ function errorJson(error: Error & { description?: string | null; httpCode?: stri
 	return json;
 }
 
+/** The error to stop on for item i: the node's own errors as they are (tied to the item), anything else wrapped. */
+function itemError(this: IExecuteFunctions, error: unknown, i: number): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
+		error.context.itemIndex = i;
+		return error;
+	}
+	return new NodeOperationError(this.getNode(), error as Error, { itemIndex: i });
+}
+
 /**
  * Loops the input items, runs the chosen operation on each (or on each group), pairs every output
  * item with the input item(s) it came from, and applies Continue On Fail per item.
@@ -55,12 +64,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 				returnData.push({ json: errorJson(error), pairedItem });
 				continue;
 			}
-			if (error instanceof NodeApiError) {
-				error.context.itemIndex = i;
-				// The constructor hands back the same error: its message and description stay intact.
-				throw new NodeApiError(this.getNode(), error as unknown as JsonObject, { itemIndex: i });
-			}
-			throw new NodeOperationError(this.getNode(), error as Error, { itemIndex: i });
+			throw itemError.call(this, error, i);
 		}
 	}
 	return [returnData];
