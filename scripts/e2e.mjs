@@ -463,6 +463,19 @@ async function runLine(line, tarball) {
 				assert(countAfter === countBefore, `${countAfter - countBefore} new executions after the forged delivery`);
 				return '401, no new execution';
 			});
+			await check(`${tag} 3. repeating the real signed delivery byte for byte starts no second execution`, async () => {
+				const original = sb.state.deliveries.find((d) => d.event === 'document.completed' && String(JSON.parse(d.body).data?.document_id) === docId);
+				assert(original, 'no document.completed delivery to repeat');
+				const countBefore = (await executions()).length;
+				const res = await fetch(hook.url, { method: 'POST', headers: { 'content-type': 'application/json', 'X-ESIGN-Signature': original.signature, 'X-ESIGN-Event': original.event }, body: original.body });
+				const answer = await res.text();
+				assert(res.status === 200, `repeat answered ${res.status}: ${answer.slice(0, 200)}`);
+				assert(/repeated_delivery/.test(answer), `repeat answer: ${answer.slice(0, 200)}`);
+				await sleep(3000);
+				const countAfter = (await executions()).length;
+				assert(countAfter === countBefore, `${countAfter - countBefore} new executions after the repeat`);
+				return '200 repeated_delivery, no new execution (the accepted hash came from the workflow\'s stored static data)';
+			});
 		}
 
 		// 4. Credential test through n8n's own endpoint (the editor's "Test" button).

@@ -11,6 +11,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { downloadDocument } from '../shared/documentFile';
 import { idFromAnswer } from '../shared/ids';
+import { deliveryHash, isRepeat, isValidTimeZone, remember, siteTimeToEpoch } from './deliveries';
 import { SIGNATURE_FAILURE_MESSAGES, SIGNATURE_HEADER, verifySignature } from './verifySignature';
 
 /** Seconds for the Download Document request: short, so a slow site never holds up the event. */
@@ -27,7 +28,7 @@ interface WebhookResponse {
 }
 
 /** Answers the caller directly (n8n then sends nothing more) and starts no execution. */
-function reject(res: WebhookResponse, status: number, code: string, message: string): IWebhookResponseData {
+function answer(res: WebhookResponse, status: number, code: string, message: string): IWebhookResponseData {
 	res.status(status).json({ code, message });
 	res.end();
 	return { noWebhookResponse: true };
@@ -170,11 +171,37 @@ export class ESignTrigger implements INodeType {
 							'Whether to fetch the document file through the API and attach it as binary data, for events that carry data.document_id. After completion this is the signed PDF. If the download fails, the event is still emitted, with the error in "downloadError".',
 					},
 					{
+						displayName: 'Ignore Repeated Deliveries',
+						name: 'ignoreRepeatedDeliveries',
+						type: 'boolean',
+						default: true,
+						description:
+							'Whether a delivery whose body is byte-for-byte one this trigger already accepted is answered 200 without running the workflow again (sites retry, admins resend). The last 1,000 accepted deliveries are remembered as hashes in the workflow\'s static data; no bodies are stored. On by default, also when this option is not added.',
+					},
+					{
 						displayName: 'Include Headers',
 						name: 'includeHeaders',
 						type: 'boolean',
 						default: false,
 						description: 'Whether to add the request headers to the output item, under "headers"',
+					},
+					{
+						displayName: 'Reject Deliveries Older Than (Minutes)',
+						name: 'maxDeliveryAgeMinutes',
+						type: 'number',
+						typeOptions: { minValue: 0 },
+						default: 0,
+						description:
+							'Deliveries whose signed "timestamp" is older than this are answered 200 without running the workflow (so the site does not retry them) and logged. 0 = accept any age. The timestamp has no time zone: set Site Time Zone.',
+					},
+					{
+						displayName: 'Site Time Zone',
+						name: 'siteTimeZone',
+						type: 'string',
+						default: 'UTC',
+						placeholder: 'e.g. Europe/Berlin',
+						description:
+							'The time zone of the site\'s clock (WordPress → Settings → General), used to read the "timestamp" of deliveries for Reject Deliveries Older Than. An IANA name such as UTC or America/New_York.',
 					},
 					{
 						displayName: 'Skip Signature Verification (Insecure)',
@@ -225,7 +252,7 @@ export class ESignTrigger implements INodeType {
 			if (secret.trim() === '') secret = '';
 			const check = verifySignature(rawBody, req.headers?.[SIGNATURE_HEADER], secret);
 			if (!check.valid) {
-				return reject(
+				return answer(
 					res,
 					401,
 					check.reason === 'missing_secret' ? 'missing_webhook_secret' : 'invalid_signature',
@@ -237,16 +264,16 @@ export class ESignTrigger implements INodeType {
 		// 2. Shape: a JSON object with an event name, parsed from the same (verified) bytes only.
 		// n8n's own parsed body is never used: it is not what the signature covers.
 		if (!(rawBody instanceof Uint8Array) || rawBody.length === 0) {
-			return reject(res, 400, 'missing_body', 'The request has no body to read the event from.');
+			return answer(res, 400, 'missing_body', 'The request has no body to read the event from.');
 		}
 		let payload: unknown;
 		try {
 			payload = JSON.parse(Buffer.from(rawBody).toString('utf8'));
 		} catch {
-			return reject(res, 400, 'invalid_json', 'The request body is not valid JSON.');
+			return answer(res, 400, 'invalid_json', 'The request body is not valid JSON.');
 		}
 		if (!isPlainObject(payload) || typeof payload.event !== 'string' || payload.event === '') {
-			return reject(
+			return answer(
 				res,
 				400,
 				'missing_event',
@@ -258,6 +285,29 @@ export class ESignTrigger implements INodeType {
 		const { event, data, ...rest } = payload;
 		if (!events.includes(ANY_EVENT) && !events.includes(event as string)) {
 			return {};
+		}
+
+		// 4. Stale and repeated deliveries: answered 200 (so the site stops retrying), never run.
+		const maxAgeMinutes = Number(options.maxDeliveryAgeMinutes ?? 0);
+		if (Number.isFinite(maxAgeMinutes) && maxAgeMinutes > 0) {
+			const timeZone = typeof options.siteTimeZone === 'string' && options.siteTimeZone.trim() ? options.siteTimeZone.trim() : 'UTC';
+			const sentAt = siteTimeToEpoch(rest.timestamp, timeZone);
+			if (!isValidTimeZone(timeZone)) {
+				this.logger.warn(`eSign Trigger: Site Time Zone "${timeZone}" is not a known time zone; delivery ages are not checked`);
+			} else if (sentAt !== undefined && Date.now() - sentAt > maxAgeMinutes * 60000) {
+				this.logger.warn(
+					`eSign Trigger: ignored a stale ${String(event)} delivery sent ${String(rest.timestamp)} (${timeZone}), older than ${maxAgeMinutes} minutes`,
+				);
+				return answer(res, 200, 'stale_delivery', 'The delivery is older than the trigger accepts; it was not processed.');
+			}
+		}
+		const staticData = this.getWorkflowStaticData('node');
+		const hash = deliveryHash(rawBody);
+		if (options.ignoreRepeatedDeliveries !== false) {
+			if (isRepeat(staticData, hash)) {
+				return answer(res, 200, 'repeated_delivery', 'This delivery was already processed; it was not processed again.');
+			}
+			remember(staticData, hash);
 		}
 
 		const json: IDataObject = {
@@ -273,7 +323,7 @@ export class ESignTrigger implements INodeType {
 		}
 		const item: INodeExecutionData = { json };
 
-		// 4. Optional document download. Never turns a genuine event into a failure.
+		// 5. Optional document download. Never turns a genuine event into a failure.
 		const rawDocumentId = isPlainObject(data) ? data.document_id : undefined;
 		if (options.downloadDocument !== true || rawDocumentId === undefined || rawDocumentId === null) {
 			return { workflowData: [[item]] };

@@ -137,6 +137,7 @@ function createRequest({ method = 'POST', path: urlPath = '/', headers = {}, raw
  * 200 {"message":"Workflow was started"}.
  *
  * request: { headers, rawBody (string|Buffer), body?, query?, method? } or a ready `req`.
+ * staticData: the workflow's static data before the call; the result's staticData is what n8n would store.
  * execute: true also runs the workflow from the trigger's output (trigger → nothing else) with WorkflowExecute.
  * Returns { statusCode, json, text, headers, result (the node's IWebhookResponseData), workflowData,
  *           items (workflowData[0] or []), binary(i, prop), error (if webhook() threw), req, res, run? }.
@@ -156,6 +157,7 @@ async function runWebhook({
 	name = 'eSign Trigger',
 	isTest = false,
 	execute = false,
+	staticData,
 }) {
 	await useBinaryMode(binaryMode);
 	const credentialsByType = normaliseCredentials(credentials);
@@ -180,6 +182,8 @@ async function runWebhook({
 		active: true,
 		nodeTypes,
 		settings: { executionOrder: 'v1' },
+		// Like n8n: the workflow's static data as stored (a copy), saved back by the caller from `staticData`.
+		staticData: staticData === undefined ? undefined : JSON.parse(JSON.stringify(staticData)),
 	});
 	const nodeType = nodeTypes.getByNameAndVersion(type, typeVersion);
 	const webhookDescription = (nodeType.description.webhooks ?? [])[0];
@@ -237,6 +241,9 @@ async function runWebhook({
 		req,
 		res,
 		credentialsHelper,
+		// What n8n would save after the call (only when the node changed it), without n8n's marker.
+		staticDataChanged: workflow.staticData.__dataChanged === true,
+		staticData: JSON.parse(JSON.stringify(workflow.staticData, (key, value) => (key === '__dataChanged' ? undefined : value))),
 		binary: async (itemIndex = 0, prop = 'data') => {
 			const binary = items[itemIndex]?.binary?.[prop];
 			if (!binary) throw new Error(`Harness: item ${itemIndex} has no binary "${prop}"`);

@@ -67,6 +67,7 @@ export interface Harness {
 		credentials?: IDataObject;
 		request: { headers?: Record<string, string>; rawBody?: Buffer | string; body?: unknown };
 		execute?: boolean;
+		staticData?: unknown;
 		[key: string]: unknown;
 	}): Promise<WebhookRun>;
 	testCredential(data: IDataObject, type?: string): Promise<{ status: 'OK' | 'Error'; message: string }>;
