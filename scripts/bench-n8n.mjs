@@ -8,7 +8,8 @@
 //   P4  median round trip of 500 signed deliveries to an active eSign Trigger, verifying vs skipping verification
 //   P5  a burst of items over the site's per-minute limit: run time vs the limit's floor, every item succeeding
 // Prints one line per figure (ratio and both absolute values), writes bench/results/n8n-<version>-<time>.json.
-// Env: BENCH_LINES=2 (or 2,1), BENCH_REPS=3 (median of runs for P1/P2), BENCH_SKIP=P5,P3 (skip figures).
+// Env: BENCH_LINES=2 (or 2,1), BENCH_REPS=3 (median of runs for P1/P2), BENCH_SKIP=P5,P3 (skip figures),
+//      BENCH_CPU_PROF=<dir> (a CPU profile of each `n8n execute`).
 // It is a benchmark, not a test: it exits 1 only when a run fails functionally (an error, a wrong count).
 import crypto from 'node:crypto';
 import { spawn } from 'node:child_process';
@@ -106,6 +107,8 @@ function execute(line, userFolder, id) {
 	return new Promise((resolve, reject) => {
 		// Binary data on disk, as n8n 2.x does by default (1.x keeps it in memory unless told otherwise).
 		const e = env(line, { userFolder, extra: { N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem' } });
+		// BENCH_CPU_PROF=<dir>: a V8 CPU profile of every `n8n execute`, to see where the time goes.
+		if (process.env.BENCH_CPU_PROF) e.NODE_OPTIONS = `--cpu-prof --cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`;
 		freePort().then((brokerPort) => {
 			e.N8N_RUNNERS_BROKER_PORT = String(brokerPort);
 			const child = spawn('/usr/bin/time', ['-f', 'MAXRSS=%M', nodeBin(), n8nBin(line), 'execute', `--id=${id}`, '--rawOutput'], { cwd: userFolder, env: e });

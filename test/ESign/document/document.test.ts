@@ -353,3 +353,28 @@ describe('Document → Download and Get Audit Trail', () => {
 		expect(split.items.every((i) => i.json.document_id === String(doc.id) && i.pairedItem.item === 0)).toBe(true);
 	});
 });
+
+describe('Document → Get Many, Return All across pages fetched together', () => {
+	test('250 documents: 3 requests, every document once, in the site’s order (newest first)', async () => {
+		await control(sb, 'POST', '/__sandbox/seed/documents', { count: 250, owner: 'admin' });
+		await clearLog(sb);
+		const res = await esign(sb, { resource: 'document', operation: 'getMany', returnAll: true });
+		expect(res.error).toBeUndefined();
+		const ids = res.items.map((item) => Number(item.json.id));
+		expect(ids).toHaveLength(250);
+		expect(new Set(ids).size).toBe(250);
+		expect(ids).toEqual([...ids].sort((a, b) => b - a));
+		const pages = (await requestLines(sb)).filter((line) => line === 'GET /documents');
+		expect(pages).toHaveLength(3);
+	});
+
+	test('a Limit of 150 reads only the 2 pages it needs', async () => {
+		await control(sb, 'POST', '/__sandbox/seed/documents', { count: 350, owner: 'admin' });
+		await clearLog(sb);
+		const res = await esign(sb, { resource: 'document', operation: 'getMany', returnAll: false, limit: 150 });
+		expect(res.items).toHaveLength(150);
+		expect(Number(res.items[0].json.id)).toBe(350);
+		expect(Number(res.items[149].json.id)).toBe(201);
+		expect((await requestLines(sb)).filter((line) => line === 'GET /documents')).toHaveLength(2);
+	});
+});
