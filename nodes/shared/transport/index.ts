@@ -168,15 +168,10 @@ export async function eSignApiRequest<T = unknown>(
 	return response.body as T;
 }
 
-/** Pages fetched at once by Return All once the first page has told how many there are. */
-const PAGE_CONCURRENCY = 4;
-
 /**
- * Walks GET /documents-style pages. per_page stays fixed on every page (shrinking it to the remaining
- * limit would shift the offsets), and a Limit never costs an extra request. The first page tells how many
- * pages there are (X-ESIGN-TotalPages); the rest are then fetched up to PAGE_CONCURRENCY at a time and
- * joined in page order — the same requests, without a round trip's wait between each (reads only; each
- * still waits out its own 429s). Without the header, pages are read one by one until a short page.
+ * Walks GET /documents-style pages. per_page stays fixed on every page (shrinking it to the
+ * remaining limit would shift the offsets); stops at X-ESIGN-TotalPages, on a short page, or
+ * once `limit` items are in hand, so a Limit never costs an extra request.
  */
 export async function eSignApiRequestAllItems<T = IDataObject>(
 	this: ESignContext,
@@ -186,38 +181,19 @@ export async function eSignApiRequestAllItems<T = IDataObject>(
 	options: Omit<ESignRequestOptions, 'qs' | 'body' | 'expect'> = {},
 ): Promise<T[]> {
 	const perPage = limit !== undefined ? Math.min(Math.max(limit, 1), MAX_PER_PAGE) : MAX_PER_PAGE;
-	const fetchPage = async (page: number) =>
-		await eSignApiRequestFull.call(this, 'GET', endpoint, {
+	const results: T[] = [];
+	for (let page = 1; ; page++) {
+		const response = await eSignApiRequestFull.call(this, 'GET', endpoint, {
 			...options,
 			qs: { ...qs, page, per_page: perPage },
 			expect: 'list',
 		});
-	const results: T[] = [];
-	// Adds a page; true when the listing is complete (a short page, or the Limit reached).
-	const add = (items: T[]): boolean => {
+		const items = response.body as T[];
 		results.push(...items);
-		return items.length < perPage || (limit !== undefined && results.length >= limit);
-	};
-	const done = () => (limit !== undefined ? results.slice(0, limit) : results);
-
-	const first = await fetchPage(1);
-	if (add(first.body as T[])) return done();
-	const totalPages = Number(header(first.headers, 'x-esign-totalpages'));
-	if (!Number.isInteger(totalPages) || totalPages < 1) {
-		for (let page = 2; ; page++) {
-			if (add((await fetchPage(page)).body as T[])) return done();
-		}
+		if (limit !== undefined && results.length >= limit) return results.slice(0, limit);
+		const totalPages = Number(header(response.headers, 'x-esign-totalpages'));
+		if (items.length < perPage) break;
+		if (Number.isFinite(totalPages) && page >= totalPages) break;
 	}
-	const lastPage = limit !== undefined ? Math.min(totalPages, Math.ceil(limit / perPage)) : totalPages;
-	const pages: Array<T[] | undefined> = [];
-	let next = 2;
-	const worker = async () => {
-		while (next <= lastPage) {
-			const page = next++;
-			pages[page] = (await fetchPage(page)).body as T[];
-		}
-	};
-	await Promise.all(Array.from({ length: Math.min(PAGE_CONCURRENCY, lastPage - 1) }, worker));
-	for (let page = 2; page <= lastPage; page++) if (add(pages[page] ?? [])) break;
-	return done();
+	return results;
 }
