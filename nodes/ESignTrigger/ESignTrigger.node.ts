@@ -301,9 +301,9 @@ export class ESignTrigger implements INodeType {
 				return answer(res, 200, 'stale_delivery', 'The delivery is older than the trigger accepts; it was not processed.');
 			}
 		}
-		const staticData = this.getWorkflowStaticData('node');
-		const hash = deliveryHash(rawBody);
 		if (options.ignoreRepeatedDeliveries !== false) {
+			const staticData = this.getWorkflowStaticData('node');
+			const hash = deliveryHash(rawBody);
 			if (isRepeat(staticData, hash)) {
 				return answer(res, 200, 'repeated_delivery', 'This delivery was already processed; it was not processed again.');
 			}

@@ -104,8 +104,9 @@ export function notApiAnswerError(
 	const shown = snippet(text, info.secrets);
 	const kind = problem ? `an answer the eSign API does not give (${problem})` : 'something other than the eSign API\'s JSON';
 	const message = `The site answered ${info.method} ${info.endpoint} with ${kind} (HTTP ${status}, ${contentType || 'no content type'})`;
-	let description = pageAdvice(problem ? undefined : page, status);
-	if (problem) description = 'The answer has a shape the eSign API never gives: a plugin, cache or proxy may have changed it, or the Site URL points at another service.';
+	let description = problem
+		? 'The answer has a shape the eSign API never gives: a plugin, cache or proxy may have changed it, or the Site URL points at another service.'
+		: pageAdvice(page, status);
 	if (info.method !== 'GET' && status < 400) description += WRITE_NOTE;
 	description += shown ? ` Start of the answer: «${shown}»` : ' The answer was empty.';
 	const error = build(info, { code: 'invalid_response', message, status } as JsonObject, message, description, status);
