@@ -6,16 +6,20 @@ const os = require('node:os');
 const path = require('node:path');
 
 // n8n-core's InstanceSettings writes `<N8N_USER_FOLDER>/.n8n/config` on first use: keep it out of $HOME.
-const HARNESS_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'esign-harness-'));
-if (!process.env.N8N_USER_FOLDER) process.env.N8N_USER_FOLDER = path.join(HARNESS_DIR, 'user');
-if (!process.env.N8N_ENCRYPTION_KEY) process.env.N8N_ENCRYPTION_KEY = 'esign-harness-encryption-key';
-process.on('exit', () => {
+// One folder per process (named by pid): jest loads this module afresh, with a fresh process.env, for every
+// test file of a worker, and a worker that jest stops may never run its exit handlers, so a folder per load
+// would pile up in the temp dir.
+const HARNESS_DIR = path.join(os.tmpdir(), `esign-harness-${process.pid}`);
+fs.mkdirSync(HARNESS_DIR, { recursive: true });
+process.once('exit', () => {
 	try {
 		fs.rmSync(HARNESS_DIR, { recursive: true, force: true });
 	} catch {
 		// best effort
 	}
 });
+if (!process.env.N8N_USER_FOLDER) process.env.N8N_USER_FOLDER = path.join(HARNESS_DIR, 'user');
+if (!process.env.N8N_ENCRYPTION_KEY) process.env.N8N_ENCRYPTION_KEY = 'esign-harness-encryption-key';
 
 const core = require('n8n-core');
 const {
