@@ -12,7 +12,7 @@ import type {
  * with or without a trailing slash, with or without the /wp-json/esign/v1 suffix.
  */
 const API_ROOT =
-	"={{ $credentials.siteUrl.trim().replace(/\\/+$/, '').replace(/\\/wp-json\\/esign\\/v1$/i, '').replace(/\\/wp-json$/i, '') + '/wp-json/esign/v1' }}";
+	"={{ $credentials.siteUrl.trim().replace(/\\?rest_route=.*$/i, '').replace(/\\/index\\.php$/i, '').replace(/\\/+$/, '').replace(/\\/wp-json\\/esign\\/v1$/i, '').replace(/\\/wp-json$/i, '') + ($credentials.restUrlStyle === 'plain' ? '/?rest_route=/esign/v1' : '/wp-json/esign/v1') }}";
 
 export class ESignApi implements ICredentialType {
 	name = 'eSignApi';
@@ -33,6 +33,26 @@ export class ESignApi implements ICredentialType {
 			placeholder: 'https://sign.example.com',
 			description:
 				'Address of the WordPress site that runs the eSign plugin. The /wp-json/esign/v1 suffix is optional.',
+		},
+		{
+			displayName: 'REST API URL Style',
+			name: 'restUrlStyle',
+			type: 'options',
+			options: [
+				{
+					name: '/wp-json/ (Pretty Permalinks)',
+					value: 'pretty',
+					description: 'https://site/wp-json/esign/v1/… — WordPress sites with any permalink setting other than Plain',
+				},
+				{
+					name: '?rest_route= (Plain Permalinks)',
+					value: 'plain',
+					description: 'https://site/?rest_route=/esign/v1/… — sites whose permalinks are set to Plain',
+				},
+			],
+			default: 'pretty',
+			description:
+				'How the site serves its REST API. Choose ?rest_route= when /wp-json/ answers "not found" (WordPress → Settings → Permalinks is set to Plain).',
 		},
 		{
 			displayName: 'API Key',

@@ -131,6 +131,7 @@ async function handleApi(core, req, res, url) {
 		method: req.method,
 		path: url.pathname,
 		query: Object.fromEntries(url.searchParams),
+		url: req.url, // as sent: /wp-json/… or /?rest_route=/…
 		status: null,
 		key: req.headers['x-esign-api-key'] || null,
 		at: ts(core),

@@ -43,6 +43,12 @@ async function createSandbox(opts = {}) {
 
 	const server = http.createServer((req, res) => {
 		const url = new URL(req.url, 'http://sandbox.local');
+		// Plain permalinks: WordPress serves the REST API as /?rest_route=/esign/v1/... as well.
+		const restRoute = (url.pathname === '/' || url.pathname === '/index.php') && url.searchParams.get('rest_route');
+		if (restRoute) {
+			url.pathname = `/wp-json${restRoute.startsWith('/') ? '' : '/'}${restRoute}`;
+			url.searchParams.delete('rest_route');
+		}
 		const handler = url.pathname === '/wp-json' || url.pathname.startsWith('/wp-json/') ? handleApi : handleControl;
 		handler(core, req, res, url).catch((error) => {
 			console.error('[sandbox] request failed:', error);

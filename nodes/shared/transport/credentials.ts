@@ -26,13 +26,30 @@ export interface SiteAccess {
 	decrypted?: ICredentialsDecrypted;
 }
 
-/** Accepts the site address with or without trailing slash or the /wp-json/esign/v1 suffix. */
+/** The REST route prefix of the API, as plain-permalink sites take it in `?rest_route=`. */
+const ROUTE_PREFIX = '/esign/v1';
+
+/**
+ * Accepts the site address with or without trailing slash, the /wp-json/esign/v1 suffix, or a pasted
+ * `?rest_route=…` / `index.php` form.
+ */
 export function normaliseSiteUrl(siteUrl: string): string {
 	return String(siteUrl ?? '')
 		.trim()
+		.replace(/\?rest_route=.*$/i, '')
+		.replace(/\/index\.php$/i, '')
 		.replace(/\/+$/, '')
 		.replace(/\/wp-json\/esign\/v1$/i, '')
 		.replace(/\/wp-json$/i, '');
+}
+
+/**
+ * The API root for a site and REST URL style: `<site>/wp-json/esign/v1` (pretty permalinks) or
+ * `<site>/?rest_route=/esign/v1` (plain permalinks); an endpoint (`/documents/5`) is appended to either.
+ */
+function apiRootFor(siteUrl: string, style: unknown): string {
+	const site = normaliseSiteUrl(siteUrl);
+	return style === 'plain' ? `${site}/?rest_route=${ROUTE_PREFIX}` : site + API_PATH;
 }
 
 // One credential read per node execution. The key is n8n's context object for that execution (a new one
@@ -43,7 +60,7 @@ async function read(this: ESignContext): Promise<SiteAccess> {
 	const data: ICredentialDataDecryptedObject = await this.getCredentials(CREDENTIAL_TYPE);
 	const reference = this.getNode().credentials?.[CREDENTIAL_TYPE];
 	return {
-		apiRoot: normaliseSiteUrl(data.siteUrl as string) + API_PATH,
+		apiRoot: apiRootFor(data.siteUrl as string, data.restUrlStyle),
 		insecure: data.ignoreSslIssues === true,
 		secrets: [data.apiKey, data.apiSecret, data.webhookSecret].filter(
 			(value): value is string => typeof value === 'string' && value !== '',

@@ -26,7 +26,7 @@ export interface RequestInfo {
 }
 
 /** What an answer that is not the API's JSON means, per recognised page, in words a user can act on. */
-function pageAdvice(page: SitePage | undefined, status: number): string {
+function pageAdvice(page: SitePage | undefined, status: number, url = ''): string {
 	if (page === 'critical') {
 		return 'WordPress shows "There has been a critical error on this website": PHP failed with a fatal error on the site. Check the site\'s PHP error log (or the email WordPress sends to the admin) and fix the plugin or theme that fails.';
 	}
@@ -37,7 +37,10 @@ function pageAdvice(page: SitePage | undefined, status: number): string {
 		return 'The site answered with a web page instead of the API: a security plugin (e.g. Wordfence, iThemes), the host\'s firewall or mod_security, or a CDN such as Cloudflare blocked the API request before it reached eSign. Allow requests to /wp-json/esign/v1 (and the X-ESIGN-* headers) from n8n in that tool.';
 	}
 	if (status === 404) {
-		return 'There is no eSign API at this address: the site answered with a web page, not the REST API. Check the Site URL in the credential, that the eSign plugin (Pro, REST API enabled) is active, and that the site serves its REST API under /wp-json/ (sites with plain permalinks serve it only under ?rest_route=).';
+		const otherStyle = url.includes('?rest_route=')
+			? 'If the site uses pretty permalinks, set the credential\'s REST API URL Style to /wp-json/.'
+			: 'Sites whose permalinks are set to Plain serve the API only under ?rest_route=: if so, set the credential\'s REST API URL Style to ?rest_route=.';
+		return `There is no eSign API at this address: the site answered with a web page, not the REST API. Check the Site URL in the credential and that the eSign plugin (Pro, REST API enabled) is active. ${otherStyle}`;
 	}
 	if (page === 'html') {
 		return 'The site answered with a web page instead of the eSign API\'s JSON: something in front of WordPress (a cache, a login or cookie wall, a proxy) or a plugin replaced the answer. Open the URL in a browser to see what it serves.';
@@ -106,7 +109,7 @@ export function notApiAnswerError(
 	const message = `The site answered ${info.method} ${info.endpoint} with ${kind} (HTTP ${status}, ${contentType || 'no content type'})`;
 	let description = problem
 		? 'The answer has a shape the eSign API never gives: a plugin, cache or proxy may have changed it, or the Site URL points at another service.'
-		: pageAdvice(page, status);
+		: pageAdvice(page, status, info.url);
 	if (info.method !== 'GET' && status < 400) description += WRITE_NOTE;
 	description += shown ? ` Start of the answer: «${shown}»` : ' The answer was empty.';
 	const error = build(info, { code: 'invalid_response', message, status } as JsonObject, message, description, status);

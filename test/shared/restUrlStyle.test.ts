@@ -1,0 +1,63 @@
+// Sites with plain permalinks serve the REST API only as /?rest_route=/esign/v1/…: the credential's REST API URL
+// Style makes every request (query strings included), the pickers and the credential test use that form.
+import { credentialsFor, esign, harness, hostile, makeDraft, requestLog, rl, useSandbox } from '../support';
+
+const sb = useSandbox();
+
+const plain = () => ({ ...credentialsFor(sb), restUrlStyle: 'plain' });
+
+test('every operation works with ?rest_route=, query parameters included', async () => {
+	const doc = await makeDraft(sb, { title: 'Plain permalinks' });
+	for (let n = 0; n < 3; n++) await makeDraft(sb, { title: `Other ${n}` });
+	const before = (await requestLog(sb)).length;
+	const get = await harness.runNode({
+		type: 'n8n-nodes-esign.eSign',
+		parameters: { resource: 'document', operation: 'get', documentId: rl(doc.id) },
+		credentials: plain(),
+	});
+	expect(get.error).toBeUndefined();
+	expect(get.items[0].json.title).toBe('Plain permalinks');
+	const list = await harness.runNode({
+		type: 'n8n-nodes-esign.eSign',
+		parameters: { resource: 'document', operation: 'getMany', returnAll: false, limit: 2, filters: { search: 'other' } },
+		credentials: plain(),
+	});
+	expect(list.items.map((item) => item.json.title)).toEqual(['Other 2', 'Other 1']);
+	const log = (await requestLog(sb)).slice(before);
+	expect(log.map((e) => `${e.method} ${e.path}`)).toEqual([`GET /wp-json/esign/v1/documents/${doc.id}`, 'GET /wp-json/esign/v1/documents']);
+	expect(log[1].query).toEqual({ page: '1', per_page: '2', search: 'other' });
+	// As sent: the plain-permalink form, with the other parameters after &.
+	expect(log[0].url).toBe(`/?rest_route=/esign/v1/documents/${doc.id}`);
+	expect(log[1].url).toMatch(/^\/\?rest_route=\/esign\/v1\/documents&/);
+	expect(new URLSearchParams(String(log[1].url).split('?')[1]).get('per_page')).toBe('2');
+});
+
+test('the pretty style keeps /wp-json/ URLs', async () => {
+	const before = (await requestLog(sb)).length;
+	await esign(sb, { resource: 'stats', operation: 'get' });
+	expect((await requestLog(sb)).slice(before).map((e) => e.url)).toEqual(['/wp-json/esign/v1/stats']);
+});
+
+test('the credential test works in both styles, each at its own URL', async () => {
+	const before = (await requestLog(sb)).length;
+	expect((await harness.testCredential(plain())).status).toBe('OK');
+	expect((await harness.testCredential(credentialsFor(sb))).status).toBe('OK');
+	expect((await requestLog(sb)).slice(before).map((e) => e.url)).toEqual(['/?rest_route=/esign/v1/stats', '/wp-json/esign/v1/stats']);
+});
+
+test('a pasted ?rest_route= address is accepted as the Site URL', async () => {
+	const res = await harness.runNode({
+		type: 'n8n-nodes-esign.eSign',
+		parameters: { resource: 'stats', operation: 'get' },
+		credentials: { ...plain(), siteUrl: `${sb.url}/?rest_route=/esign/v1` },
+	});
+	expect(typeof res.items[0].json.total).toBe('number');
+});
+
+test('an HTML 404 at /wp-json/ suggests the ?rest_route= style, and the other way round', async () => {
+	await hostile(sb, { path: '/wp-json/esign/v1/stats', answer: 'theme-404', count: 2 });
+	const pretty = await esign(sb, { resource: 'stats', operation: 'get' });
+	expect(pretty.error.description).toMatch(/set the credential's REST API URL Style to \?rest_route=/);
+	const viaPlain = await harness.runNode({ type: 'n8n-nodes-esign.eSign', parameters: { resource: 'stats', operation: 'get' }, credentials: plain() });
+	expect(viaPlain.error.description).toMatch(/set the credential's REST API URL Style to \/wp-json\//);
+});
