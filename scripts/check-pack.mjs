@@ -8,7 +8,7 @@ const [{ files }] = JSON.parse(out.slice(out.indexOf('[')));
 const paths = files.map((f) => f.path).sort();
 const allowed = (p) => p.startsWith('dist/') || ['README.md', 'LICENSE', 'package.json'].includes(p);
 const unexpected = paths.filter((p) => !allowed(p));
-const missing = ['README.md', 'LICENSE', 'package.json', 'dist/nodes/ESign/ESign.node.js', 'dist/nodes/ESignTrigger/ESignTrigger.node.js', 'dist/credentials/ESignApi.credentials.js'].filter((p) => !paths.includes(p));
+const missing = ['README.md', 'LICENSE', 'package.json', 'dist/nodes/ESign/ESign.node.js', 'dist/nodes/ESignTrigger/ESignTrigger.node.js', 'dist/nodes/ESignStatusTrigger/ESignStatusTrigger.node.js', 'dist/credentials/ESignApi.credentials.js'].filter((p) => !paths.includes(p));
 const tests = paths.filter((p) => /(^|\/)test\/|\.test\.|\.map$/.test(p));
 if (unexpected.length || missing.length || tests.length) {
 	if (unexpected.length) console.log(`not allowed in the package: ${unexpected.join(', ')}`);

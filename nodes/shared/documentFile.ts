@@ -1,4 +1,4 @@
-import type { IBinaryData, IExecuteFunctions, IWebhookFunctions } from 'n8n-workflow';
+import type { IBinaryData, IExecuteFunctions, IPollFunctions, IWebhookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { ESignRequestOptions } from './transport';
@@ -58,7 +58,7 @@ export interface DownloadedDocument {
  * recognised from the bytes (application/octet-stream when they are not PDF, PNG or JPG).
  */
 export async function downloadDocument(
-	this: IExecuteFunctions | IWebhookFunctions,
+	this: IExecuteFunctions | IWebhookFunctions | IPollFunctions,
 	documentId: string,
 	requestOptions: ESignRequestOptions = {},
 	fileName?: string,

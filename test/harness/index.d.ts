@@ -4,6 +4,7 @@ import type { Harness } from '../support';
 export const runNode: Harness['runNode'];
 export const runMethod: Harness['runMethod'];
 export const runWebhook: Harness['runWebhook'];
+export const runPoll: Harness['runPoll'];
 export const testCredential: Harness['testCredential'];
 export function runWorkflow(options: Record<string, unknown>): Promise<import('../support').NodeRun>;
 export function startWebhookServer(options: Record<string, unknown>): Promise<{

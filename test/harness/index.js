@@ -32,4 +32,5 @@ module.exports = {
 	...pick(require('./credentialTest'), ['testCredential']),
 	...pick(require('./webhooks'), ['runWebhook', 'startWebhookServer', 'createRequest', 'createResponse']),
 	...pick(require('./loadOptions'), ['runMethod']),
+	...pick(require('./polls'), ['runPoll']),
 };

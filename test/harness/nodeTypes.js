@@ -85,6 +85,7 @@ const nodeTypeFactories = {
 	'test.source': () => new TestSource(),
 	[`${PACKAGE}.eSign`]: () => loadPackageNode('nodes/ESign/ESign.node', 'ESign'),
 	[`${PACKAGE}.eSignTrigger`]: () => loadPackageNode('nodes/ESignTrigger/ESignTrigger.node', 'ESignTrigger'),
+	[`${PACKAGE}.eSignStatusTrigger`]: () => loadPackageNode('nodes/ESignStatusTrigger/ESignStatusTrigger.node', 'ESignStatusTrigger'),
 };
 const nodeTypeCache = new Map();
 

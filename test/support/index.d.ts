@@ -71,7 +71,23 @@ export interface Harness {
 		[key: string]: unknown;
 	}): Promise<WebhookRun>;
 	testCredential(data: IDataObject, type?: string): Promise<{ status: 'OK' | 'Error'; message: string }>;
+	runPoll(options: {
+		parameters?: IDataObject;
+		credentials?: IDataObject;
+		staticData?: unknown;
+		mode?: 'trigger' | 'manual';
+		[key: string]: unknown;
+	}): Promise<PollRun>;
 	[key: string]: unknown;
+}
+
+export interface PollRun {
+	output: INodeExecutionData[][] | null;
+	items: Json[];
+	error?: RunError;
+	warnings: string[];
+	staticData: Json;
+	binary(index: number, property?: string): Promise<Buffer>;
 }
 
 export const ESIGN: string;

@@ -4,10 +4,16 @@ import type {
 	IExecuteFunctions,
 	IHookFunctions,
 	ILoadOptionsFunctions,
+	IPollFunctions,
 	IWebhookFunctions,
 } from 'n8n-workflow';
 
-export type ESignContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions;
+export type ESignContext =
+	| IExecuteFunctions
+	| ILoadOptionsFunctions
+	| IHookFunctions
+	| IWebhookFunctions
+	| IPollFunctions;
 
 const CREDENTIAL_TYPE = 'eSignApi';
 
@@ -80,4 +86,12 @@ export function siteAccess(this: ESignContext): Promise<SiteAccess> {
 		entry.catch(() => perExecution.delete(this));
 	}
 	return entry;
+}
+
+/**
+ * Drops what siteAccess remembered for this context. A poll context can live as long as the
+ * activation (n8n 1.x), so a poll forgets it when it ends: an edited credential applies next poll.
+ */
+export function forgetSiteAccess(this: ESignContext): void {
+	perExecution.delete(this);
 }

@@ -10,7 +10,7 @@ import { GET_RETRIES, apiError, networkError, notApiAnswerError, redirectError }
 
 export type { Expectation } from './answer';
 export type { ESignContext } from './credentials';
-export { API_PATH, normaliseSiteUrl } from './credentials';
+export { API_PATH, forgetSiteAccess, normaliseSiteUrl } from './credentials';
 
 /** Largest page the API serves; also what Return All uses. */
 export const MAX_PER_PAGE = 100;
