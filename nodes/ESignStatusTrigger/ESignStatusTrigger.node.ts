@@ -36,18 +36,12 @@ function errorText(error: unknown): string {
 	return typeof description === 'string' && description ? `${text}: ${description}` : text;
 }
 
-function isNotFound(error: unknown): boolean {
-	const { httpCode, context } = (error ?? {}) as { httpCode?: unknown; context?: IDataObject };
-	return String(httpCode) === '404' || context?.apiCode === 'not_found';
-}
-
 function titleMatches(doc: IDataObject, search: string): boolean {
 	return !search || String(doc.title ?? '').toLowerCase().includes(search.toLowerCase());
 }
 
 /** The three reads detection needs, through the package's transport. */
-function statusApi(this: IPollFunctions, search: string): StatusApi {
-	const context = this;
+function statusApi(context: IPollFunctions, search: string): StatusApi {
 	return {
 		async stats() {
 			return (await eSignApiRequest.call(context, 'GET', '/stats', { ...POLL_REQUEST, expect: ['total'] })) as IDataObject;
@@ -61,17 +55,13 @@ function statusApi(this: IPollFunctions, search: string): StatusApi {
 			return { items: response.body as IDataObject[], totalPages: Number.isFinite(pages) ? pages : undefined };
 		},
 		async get(id: string) {
-			try {
-				const doc = (await eSignApiRequest.call(context, 'GET', `/documents/${id}`, {
-					...POLL_REQUEST,
-					expect: 'object',
-				})) as IDataObject;
-				// A document renamed out of the search no longer belongs to what this trigger watches.
-				return titleMatches(doc, search) ? doc : undefined;
-			} catch (error) {
-				if (isNotFound(error)) return undefined;
-				throw error;
-			}
+			const doc = (await eSignApiRequest.call(context, 'GET', `/documents/${id}`, {
+				...POLL_REQUEST,
+				expect: 'object',
+				allowNotFound: true,
+			})) as IDataObject | undefined;
+			// Deleted, or renamed out of the search: no longer what this trigger watches.
+			return doc && titleMatches(doc, search) ? doc : undefined;
 		},
 	};
 }
@@ -236,7 +226,7 @@ async function pollOnce(this: IPollFunctions): Promise<INodeExecutionData[][] | 
 	if (events.length === 0) {
 		throw new NodeOperationError(this.getNode(), 'Choose at least one event under Events');
 	}
-	const api = statusApi.call(this, search);
+	const api = statusApi(this, search);
 
 	if (this.getMode() === 'manual') return await sampleEvent.call(this, events, options, search);
 

@@ -32,6 +32,8 @@ export interface ESignRequestOptions {
 	 * a body that is not JSON always fails.
 	 */
 	expect?: Expectation;
+	/** An API 404 (JSON) answers with body undefined instead of failing: "it no longer exists". */
+	allowNotFound?: boolean;
 }
 
 export interface ESignFullResponse<T> {
@@ -150,6 +152,9 @@ export async function eSignApiRequestFull<T = unknown>(
 			}
 		} else if ((status >= 500 || page === 'maintenance') && (await retryRead())) {
 			continue;
+		}
+		if (status === 404 && options.allowNotFound === true && parsed.json && isPlainObject(parsed.value)) {
+			return { body: undefined as T, headers: response.headers, statusCode: status };
 		}
 		if (!parsed.json || !isPlainObject(parsed.value)) {
 			throw notApiAnswerError(info, status, contentType, parsed.json ? JSON.stringify(parsed.value) : parsed.text, page);
