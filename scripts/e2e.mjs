@@ -16,7 +16,9 @@ import {
 	LINES,
 	RUNTIME_ROOT,
 	ROOT,
+	activateWorkflow,
 	createApiKey,
+	deactivateWorkflow,
 	ensureCredential,
 	ensureRuntime,
 	executeWorkflow,
@@ -35,6 +37,7 @@ import {
 import {
 	CREDENTIAL,
 	NODE_TYPES,
+	STATUS_TRIGGER_WORKFLOW_ID,
 	TRIGGER_WORKFLOW_ID,
 	activateTrigger,
 	buildAndPack,
@@ -299,6 +302,39 @@ const EXPECTED = {
 	},
 };
 
+/** The site's side of a signing: upload, two signers, their fields, send, then each signer signs. Returns the id. */
+async function signedDocument(sb, title) {
+	const pdf = Buffer.from(await (await fetch(`${sb.url}/__sandbox/samples/one-page.pdf`)).arrayBuffer());
+	const form = new FormData();
+	form.append('file', new Blob([pdf], { type: 'application/pdf' }), 'e2e-contract.pdf');
+	form.append('title', title);
+	const doc = await esignApi(sb, 'POST', '/documents/upload', { form });
+	const docId = String(doc.id);
+	for (const [name, email] of [['Erin Signer', 'erin@example.org'], ['Finn Signer', 'finn@example.org']]) {
+		await esignApi(sb, 'POST', `/documents/${docId}/signers`, { json: { name, email } });
+	}
+	const signers = await esignApi(sb, 'GET', `/documents/${docId}/signers`);
+	const fields = signers.map((s, i) => ({ signer_id: Number(s.id), field_type: 'signature', page_number: 1, position_x: 72, position_y: 500 + i * 90 }));
+	await esignApi(sb, 'POST', `/documents/${docId}/fields`, { json: { fields } });
+	await esignApi(sb, 'POST', `/documents/${docId}/send`);
+	for (const s of await sandboxControl(sb.url, 'GET', `/__sandbox/signers?document_id=${docId}`)) {
+		await sandboxControl(sb.url, 'POST', `/__sandbox/sign/${encodeURIComponent(s.token)}/sign`, {});
+	}
+	return docId;
+}
+
+/** How many GET /stats requests the sandbox has logged (the polling trigger's first request each poll). */
+const statsPolls = (sb) => sb.state.requestLog.filter((r) => r.method === 'GET' && r.path.endsWith('/stats')).length;
+
+/** Waits until the sandbox has logged more than `count` GET /stats requests (one more poll). */
+async function waitForPoll(sb, count, timeoutMs = 150000) {
+	const deadline = Date.now() + timeoutMs;
+	while (statsPolls(sb) <= count) {
+		assert(Date.now() < deadline, `no poll (GET /stats) within ${timeoutMs / 1000} s`);
+		await sleep(500);
+	}
+}
+
 // ---------------------------------------------------------------- one n8n line
 
 async function runLine(line, tarball) {
@@ -327,7 +363,7 @@ async function runLine(line, tarball) {
 			const types = await exportNodes(line, userFolder);
 			const names = new Set(types.map((t) => t.name));
 			for (const n of Object.values(NODE_TYPES)) assert(names.has(n), `${n} not among the ${types.length} exported types`);
-			return `${NODE_TYPES.action}, ${NODE_TYPES.trigger}`;
+			return Object.values(NODE_TYPES).join(', ');
 		});
 
 		const { createSandbox } = sandboxModule();
@@ -400,23 +436,7 @@ async function runLine(line, tarball) {
 			let docId;
 			await check(`${tag} 3. signing a document fires exactly one successful execution with the signed file`, async () => {
 				assert(before === 0, `${before} executions before signing`);
-				// The site's side: create and send a document through the API, then each signer signs.
-				const pdf = Buffer.from(await (await fetch(`${sb.url}/__sandbox/samples/one-page.pdf`)).arrayBuffer());
-				const form = new FormData();
-				form.append('file', new Blob([pdf], { type: 'application/pdf' }), 'e2e-contract.pdf');
-				form.append('title', 'E2E trigger contract');
-				const doc = await esignApi(sb, 'POST', '/documents/upload', { form });
-				docId = String(doc.id);
-				for (const [name, email] of [['Erin Signer', 'erin@example.org'], ['Finn Signer', 'finn@example.org']]) {
-					await esignApi(sb, 'POST', `/documents/${docId}/signers`, { json: { name, email } });
-				}
-				const signers = await esignApi(sb, 'GET', `/documents/${docId}/signers`);
-				const fields = signers.map((s, i) => ({ signer_id: Number(s.id), field_type: 'signature', page_number: 1, position_x: 72, position_y: 500 + i * 90 }));
-				await esignApi(sb, 'POST', `/documents/${docId}/fields`, { json: { fields } });
-				await esignApi(sb, 'POST', `/documents/${docId}/send`);
-				for (const s of await sandboxControl(sb.url, 'GET', `/__sandbox/signers?document_id=${docId}`)) {
-					await sandboxControl(sb.url, 'POST', `/__sandbox/sign/${encodeURIComponent(s.token)}/sign`, {});
-				}
+				docId = await signedDocument(sb, 'E2E trigger contract');
 				assert(sb.state.documents.get(Number(docId))?.status === 'completed', `document ${docId} is ${sb.state.documents.get(Number(docId))?.status}`);
 				await sb.idle(); // every webhook delivery settled
 				const ofDoc = (d) => String(JSON.parse(d.body).data?.document_id) === docId;
@@ -477,6 +497,47 @@ async function runLine(line, tarball) {
 				return '200 repeated_delivery, no new execution (the accepted hash came from the workflow\'s stored static data)';
 			});
 		}
+
+		// 3b. Polling trigger: active, it polls every minute; a document signed after its first poll
+		// gives exactly one execution, and the next poll gives none.
+		await check(`${tag} 3b. polling trigger: a document signed between polls gives exactly one execution, with the signed file`, async () => {
+			const statusExecutions = () => listExecutionsWithData(n8n.url, apiKey, { workflowId: STATUS_TRIGGER_WORKFLOW_ID, includeData: true });
+			await sandboxControl(sb.url, 'DELETE', '/__sandbox/requests');
+			const activatedAt = Date.now();
+			await activateWorkflow(client, STATUS_TRIGGER_WORKFLOW_ID);
+			cleanups.push(() => deactivateWorkflow(client, STATUS_TRIGGER_WORKFLOW_ID).catch(() => {}));
+			await waitForPoll(sb, 0); // the first poll records what exists
+			const firstPollAfter = Date.now() - activatedAt;
+			assert((await statusExecutions()).length === 0, 'the first poll started an execution');
+			const docId = await signedDocument(sb, 'E2E polled contract');
+			const deadline = Date.now() + 150000;
+			let list;
+			for (;;) {
+				list = await statusExecutions();
+				if (list.length > 0 && list.every((e) => e.finished || ['success', 'error', 'crashed', 'canceled'].includes(e.status))) break;
+				assert(Date.now() < deadline, `no finished execution within 150 s of signing (${list.length} executions)`);
+				await sleep(1000);
+			}
+			const detectedIn = Date.now() - activatedAt;
+			await waitForPoll(sb, statsPolls(sb)); // one more poll: nothing new may run
+			await sleep(3000);
+			list = await statusExecutions();
+			assert(list.length === 1, `${list.length} executions of the polling workflow, expected exactly 1`);
+			const exec = list[0];
+			assert(exec.status === 'success', `execution ${exec.id} status ${exec.status}: ${runError(exec)}`);
+			const runData = exec.data?.resultData?.runData;
+			const items = nodeOutput(runData, 'eSign Status Trigger');
+			assert(items.length === 1, `${items.length} items from the polling trigger`);
+			const [item] = items;
+			assert(item.json.event === 'document.completed', `event ${item.json.event}`);
+			assert(String(item.json.document?.id) === docId && item.json.document?.status === 'completed', `document ${JSON.stringify(item.json.document).slice(0, 200)}`);
+			const bin = item.binary && Object.values(item.binary)[0];
+			assert(bin?.mimeType === 'application/pdf', `binary: ${JSON.stringify(bin ?? null).slice(0, 200)}`);
+			const got = nodeOutput(runData, 'Get completed document')[0]?.json;
+			assert(got?.status === 'completed', `Get completed document: status ${got?.status}`);
+			await deactivateWorkflow(client, STATUS_TRIGGER_WORKFLOW_ID);
+			return `first poll ${secs(firstPollAfter)} after activation; execution ${exec.id} ${secs(detectedIn)} after it (previousStatus ${item.json.previousStatus}), binary ${bin.fileName}; the next poll started none`;
+		});
 
 		// 4. Credential test through n8n's own endpoint (the editor's "Test" button).
 		await check(`${tag} 4. credential test: good key OK, bad key Error`, async () => {

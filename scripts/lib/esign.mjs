@@ -7,13 +7,18 @@ import path from 'node:path';
 import { ROOT, npmEnv, packPackage, run, webhookUrls, activateWorkflow, getWorkflow } from './runtime.mjs';
 
 export const PACKAGE_NAME = 'n8n-nodes-esign';
-export const NODE_TYPES = { action: `${PACKAGE_NAME}.eSign`, trigger: `${PACKAGE_NAME}.eSignTrigger` };
+export const NODE_TYPES = {
+	action: `${PACKAGE_NAME}.eSign`,
+	trigger: `${PACKAGE_NAME}.eSignTrigger`,
+	statusTrigger: `${PACKAGE_NAME}.eSignStatusTrigger`,
+};
 export const CREDENTIAL = { name: 'eSign account', type: 'eSignApi' };
 export const EXAMPLES_DIR = path.join(ROOT, 'examples');
 // What the committed examples contain; rewritten to the real values when imported.
 export const EXAMPLE_SANDBOX_ORIGIN = 'http://127.0.0.1:8787';
 export const EXAMPLE_CREDENTIAL_ID = 'esignSandboxCred1';
 export const TRIGGER_WORKFLOW_ID = 'esignExample0006';
+export const STATUS_TRIGGER_WORKFLOW_ID = 'esignExample0007';
 
 const require = createRequire(import.meta.url);
 
@@ -26,7 +31,7 @@ export function sandboxModule() {
 export async function buildAndPack(destDir) {
 	await run('npm', ['run', 'build', '--silent'], { cwd: ROOT, env: npmEnv() });
 	// A tarball of a stale build would test the wrong code: make sure both nodes are in dist/.
-	for (const f of ['dist/nodes/ESign/ESign.node.js', 'dist/nodes/ESignTrigger/ESignTrigger.node.js', 'dist/credentials/ESignApi.credentials.js']) {
+	for (const f of ['dist/nodes/ESign/ESign.node.js', 'dist/nodes/ESignTrigger/ESignTrigger.node.js', 'dist/nodes/ESignStatusTrigger/ESignStatusTrigger.node.js', 'dist/credentials/ESignApi.credentials.js']) {
 		if (!fs.existsSync(path.join(ROOT, f))) throw new Error(`build did not produce ${f}`);
 	}
 	fs.mkdirSync(destDir, { recursive: true });
