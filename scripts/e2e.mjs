@@ -50,6 +50,7 @@ import {
 	sandboxModule,
 	secs,
 } from './lib/esign.mjs';
+import { EXPECTED, assert, createChecks, fmtRoutes, nodeOutput, runError, sandboxCalls } from './lib/expectations.mjs';
 import { ensureChromium, takeScreenshots } from './lib/screenshots.mjs';
 
 const ORDER = (process.env.E2E_LINES || '2,1').split(',').map((s) => s.trim()).filter(Boolean);
@@ -62,35 +63,9 @@ const WEBHOOK_ID = '7b0f3c2e-5d1a-4c3e-9a44-0e5a1c2d3e4f';
 
 // ---------------------------------------------------------------- reporting
 
-const counts = { passed: 0, failed: 0, skipped: 0 };
+const { counts, check, skip } = createChecks();
 const t0 = Date.now();
 const say = (...a) => console.log('[e2e]', ...a);
-
-class CheckError extends Error {}
-function assert(cond, msg) {
-	if (!cond) throw new CheckError(msg);
-}
-
-/** Runs one check: PASS with an optional note it returns, FAIL with the error (never throws). */
-async function check(label, fn) {
-	const start = Date.now();
-	try {
-		const note = await fn();
-		counts.passed++;
-		console.log(`PASS ${label}${note ? ` — ${note}` : ''} (${secs(Date.now() - start)})`);
-		return true;
-	} catch (err) {
-		counts.failed++;
-		const detail = err instanceof CheckError ? err.message : err.stack || String(err);
-		console.log(`FAIL ${label} (${secs(Date.now() - start)})\n     ${detail.split('\n').join('\n     ')}`);
-		return false;
-	}
-}
-
-function skip(label, why) {
-	counts.skipped++;
-	console.log(`SKIP ${label} — ${why}`);
-}
 
 // ---------------------------------------------------------------- cleanup (everything we start, by handle/PID)
 
@@ -188,119 +163,6 @@ async function importProbe(line, userFolder, credentialId) {
 	}
 	return PROBE_ID;
 }
-
-// The API's routes (spec), named for the expectations below; matched on the request log's method + path.
-const ROUTES = [
-	['GET', /^\/documents$/, 'listDocuments'],
-	['POST', /^\/documents\/upload$/, 'upload'],
-	['POST', /^\/documents$/, 'create'],
-	['GET', /^\/documents\/[^/]+$/, 'getDocument'],
-	['PUT', /^\/documents\/[^/]+$/, 'update'],
-	['DELETE', /^\/documents\/[^/]+$/, 'delete'],
-	['GET', /^\/documents\/[^/]+\/signers$/, 'listSigners'],
-	['POST', /^\/documents\/[^/]+\/signers$/, 'addSigner'],
-	['GET', /^\/documents\/[^/]+\/fields$/, 'listFields'],
-	['POST', /^\/documents\/[^/]+\/fields$/, 'saveFields'],
-	['POST', /^\/documents\/[^/]+\/send$/, 'send'],
-	['POST', /^\/documents\/[^/]+\/remind$/, 'remind'],
-	['POST', /^\/documents\/[^/]+\/expire$/, 'expire'],
-	['GET', /^\/documents\/[^/]+\/file$/, 'getFile'],
-	['GET', /^\/documents\/[^/]+\/audit$/, 'getAudit'],
-	['GET', /^\/templates$/, 'listTemplates'],
-	['GET', /^\/templates\/[^/]+$/, 'getTemplate'],
-	['POST', /^\/templates\/[^/]+\/documents$/, 'createFromTemplate'],
-	['GET', /^\/stats$/, 'stats'],
-];
-const routeOf = (e) => {
-	const p = e.path.replace(/^\/wp-json\/esign\/v1/, '').replace(/\/+$/, '');
-	return ROUTES.find(([m, re]) => m === e.method && re.test(p))?.[2] ?? `${e.method} ${e.path}`;
-};
-
-/** API calls the sandbox logged (by route) since the log was cleared, and any that failed. */
-async function sandboxCalls(sb) {
-	const log = (await sandboxControl(sb.url, 'GET', '/__sandbox/requests')).map((e) => ({ ...e, route: routeOf(e) }));
-	const routes = {};
-	for (const e of log) routes[e.route] = (routes[e.route] ?? 0) + 1;
-	const failed = log.filter((e) => !(e.status >= 200 && e.status < 300)).map((e) => `${e.method} ${e.path} → ${e.status}`);
-	return { log, routes, failed };
-}
-
-const fmtRoutes = (r) => Object.entries(r).map(([k, v]) => `${k}×${v}`).join(', ');
-
-/** First item's json/binary of a node's output in a run (`n8n execute --rawOutput` or the public API). */
-function nodeOutput(runData, node) {
-	return runData?.[node]?.[0]?.data?.main?.[0] ?? [];
-}
-
-function runError(data) {
-	const err = data?.data?.resultData?.error;
-	if (!err) return '';
-	return `${err.node?.name ?? data?.data?.resultData?.lastNodeExecuted ?? '?'}: ${err.message}${err.description ? ` — ${err.description}` : ''}`;
-}
-
-/** What each Manual-Trigger example must make the sandbox do. */
-const EXPECTED = {
-	esignExample0001: {
-		routes: { upload: 1, addSigner: 2, listSigners: 1, saveFields: 1, send: 1, remind: 1, listFields: 1 },
-		verify({ sb, runData, outbox }) {
-			const docId = String(nodeOutput(runData, 'Upload document')[0]?.json?.id ?? '');
-			assert(docId, 'Upload document gave no id');
-			const mails = outbox.filter((m) => String(m.document_id) === docId);
-			const invited = mails.filter((m) => m.kind === 'invitation').map((m) => m.to).sort();
-			const reminded = mails.filter((m) => m.kind === 'reminder').map((m) => m.to).sort();
-			assert(JSON.stringify(invited) === JSON.stringify(['ann@example.org', 'bob@example.org']), `invitations in the outbox: ${JSON.stringify(invited)}`);
-			assert(reminded.length === 2, `reminders in the outbox: ${JSON.stringify(reminded)}`);
-			const doc = sb.state.documents.get(Number(docId));
-			assert(doc?.status === 'sent', `document ${docId} status ${doc?.status}`);
-			const fields = nodeOutput(runData, 'List placed fields');
-			return `document ${docId} sent, invitations to ${invited.join(', ')}, ${reminded.length} reminders, ${fields.length} fields listed`;
-		},
-	},
-	esignExample0002: {
-		routes: { listTemplates: 1, getTemplate: 1, createFromTemplate: 1 },
-		verify({ runData, outbox }) {
-			const out = nodeOutput(runData, 'Create document from template')[0]?.json ?? {};
-			const docId = String(out.document_id ?? out.id ?? '');
-			assert(docId && out.sent === true, `Create document output: ${JSON.stringify(out).slice(0, 300)}`);
-			const invited = outbox.filter((m) => String(m.document_id) === docId && m.kind === 'invitation').map((m) => m.to);
-			assert(invited.includes('dana@example.org'), `invitations in the outbox: ${JSON.stringify(invited)}`);
-			return `document ${docId} from the template, sent to ${invited.join(', ')}`;
-		},
-	},
-	esignExample0003: {
-		routes: { upload: 1, getDocument: 1, update: 1, getFile: 1, getAudit: 1, listDocuments: 1, stats: 1, create: 1, delete: 1 },
-		verify({ sb, runData }) {
-			const docId = Number(nodeOutput(runData, 'Upload document')[0]?.json?.id);
-			assert(sb.state.documents.get(docId)?.title === 'Quarterly report (final)', `document ${docId} title ${sb.state.documents.get(docId)?.title}`);
-			const dl = nodeOutput(runData, 'Download file')[0];
-			assert(dl?.binary?.file, `Download file has no binary "file": ${JSON.stringify(dl ?? {}).slice(0, 200)}`);
-			const placeholder = [...sb.state.documents.values()].find((d) => d.title === 'Placeholder (deleted next)');
-			assert(!placeholder, 'the placeholder draft was not deleted');
-			return `document ${docId} renamed and downloaded (${dl.binary.file.mimeType}), placeholder deleted`;
-		},
-	},
-	esignExample0004: {
-		routes: { upload: 1, addSigner: 2, listSigners: 1, saveFields: 1, send: 1 },
-		verify({ sb, runData, outbox }) {
-			const docId = String(nodeOutput(runData, 'Create and send')[0]?.json?.id ?? '');
-			assert(sb.state.documents.get(Number(docId))?.status === 'sent', `document ${docId} status ${sb.state.documents.get(Number(docId))?.status}`);
-			const invited = outbox.filter((m) => String(m.document_id) === docId && m.kind === 'invitation').map((m) => m.to).sort();
-			assert(invited.length === 2, `invitations in the outbox: ${JSON.stringify(invited)}`);
-			return `document ${docId} sent, invitations to ${invited.join(', ')}`;
-		},
-	},
-	esignExample0005: {
-		routes: { upload: 1, addSigner: 1, listSigners: 1, saveFields: 1, send: 1, expire: 1 },
-		verify({ sb, runData, log }) {
-			const expire = log.filter((e) => e.route === 'expire');
-			assert(expire.length === 1 && expire[0].status === 200, `expire answered ${expire.map((e) => e.status)}`);
-			const docId = Number(nodeOutput(runData, 'Create and send')[0]?.json?.id);
-			assert(sb.state.documents.get(docId)?.status === 'expired', `document ${docId} status ${sb.state.documents.get(docId)?.status}`);
-			const out = nodeOutput(runData, 'Expire document')[0]?.json ?? {};
-			return `expire → 200, document ${docId} expired (node output ${JSON.stringify(out).slice(0, 80)})`;
-		},
-	},
-};
 
 /** The site's side of a signing: upload, two signers, their fields, send, then each signer signs. Returns the id. */
 async function signedDocument(sb, title) {

@@ -323,22 +323,24 @@ export class ESignTrigger implements INodeType {
 		}
 		const item: INodeExecutionData = { json };
 
+		// Acknowledge now, with what n8n would answer for an accepted event, and let n8n send nothing
+		// more: the site does not wait for the download, and n8n saves the static data (the accepted
+		// hash) before it queues the run. In queue mode a worker writes back the static data it loaded
+		// when the run started, so a hash saved after queueing would be lost.
+		res.status(200).json({ message: 'Workflow was started' });
+		res.end();
+
 		// 5. Optional document download. Never turns a genuine event into a failure.
 		const rawDocumentId = isPlainObject(data) ? data.document_id : undefined;
 		if (options.downloadDocument !== true || rawDocumentId === undefined || rawDocumentId === null) {
-			return { workflowData: [[item]] };
+			return { workflowData: [[item]], noWebhookResponse: true };
 		}
 		// Only a positive whole number goes into the request path.
 		const documentId = idFromAnswer(rawDocumentId);
 		if (!documentId) {
 			item.json.downloadError = `data.document_id (${JSON.stringify(rawDocumentId)}) is not a positive whole number, so nothing was downloaded.`;
-			return { workflowData: [[item]] };
+			return { workflowData: [[item]], noWebhookResponse: true };
 		}
-
-		// Acknowledge first (what n8n would answer for an accepted event), so the site's delivery
-		// does not wait for the download.
-		res.status(200).json({ message: 'Workflow was started' });
-		res.end();
 
 		const propertyName =
 			typeof options.binaryPropertyName === 'string' && options.binaryPropertyName.trim() !== ''

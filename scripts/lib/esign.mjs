@@ -81,12 +81,12 @@ export function prepareExamples(destDir, { sandboxUrl, credentialId, only } = {}
 }
 
 /** JSON call to the sandbox's control endpoints. */
-export async function sandboxControl(sandboxUrl, method, p, body) {
+export async function sandboxControl(sandboxUrl, method, p, body, timeoutMs = 15000) {
 	const res = await fetch(sandboxUrl + p, {
 		method,
 		headers: body !== undefined ? { 'content-type': 'application/json' } : {},
 		body: body !== undefined ? JSON.stringify(body) : undefined,
-		signal: AbortSignal.timeout(15000),
+		signal: AbortSignal.timeout(timeoutMs),
 	});
 	const text = await res.text();
 	if (res.status >= 400) throw new Error(`sandbox ${method} ${p} → ${res.status}: ${text.slice(0, 300)}`);

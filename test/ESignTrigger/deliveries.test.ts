@@ -47,6 +47,16 @@ describe('Ignore Repeated Deliveries (on by default)', () => {
 		expect(repeat.items).toHaveLength(0);
 	});
 
+	test('an accepted delivery is answered by the trigger itself, so n8n saves the hash before it queues the run', async () => {
+		// In queue mode a worker writes back the static data it loaded: a hash saved after queueing is lost.
+		const first = await deliver(body(8));
+		expect(first.items).toHaveLength(1);
+		expect(first.result.noWebhookResponse).toBe(true);
+		expect(first.answered).toBe(true);
+		expect(first.statusCode).toBe(200);
+		expect(first.json).toEqual({ message: 'Workflow was started' });
+	});
+
 	test('a different body (even one byte) runs; a forged repeat is still 401', async () => {
 		const raw = body(7);
 		const first = await deliver(raw);

@@ -185,11 +185,13 @@ const router = createRouter([
 		return ok({ ok: true });
 	}],
 	['POST', '/__sandbox/webhooks/test', 'testWebhook', async (core, ctx) => {
-		const { url, event, data = {} } = ctx.input;
+		const { url, event, data = {}, timeoutMs } = ctx.input;
 		if (!isNonEmptyString(event)) fail(400, 'invalid_data', 'event is required.');
+		const timeout = timeoutMs === undefined ? undefined : toInteger(timeoutMs);
+		if (timeout !== undefined && !(timeout >= 1 && timeout <= 300000)) fail(400, 'invalid_data', 'timeoutMs must be an integer from 1 to 300000.');
 		const urls = isNonEmptyString(url) ? [url] : core.state.webhooks.map((r) => r.url);
 		if (!urls.length) fail(400, 'invalid_data', 'No url given and no receiver registered.');
-		const deliveries = await core.webhooks.deliverNow(urls, event, data);
+		const deliveries = await core.webhooks.deliverNow(urls, event, data, timeout === undefined ? undefined : { timeoutMs: timeout });
 		return ok(isNonEmptyString(url) ? deliveries[0] : { deliveries });
 	}],
 	['POST', '/__sandbox/webhooks/secret', 'setWebhookSecret', (core, ctx) => {

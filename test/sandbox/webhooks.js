@@ -25,8 +25,9 @@ function createWebhooks(core) {
 	const pending = new Set();
 	const aborter = new AbortController();
 
-	async function deliver(url, event, data) {
+	async function deliver(url, event, data, { timeoutMs = TIMEOUT_MS } = {}) {
 		const body = phpJson({ event, data, timestamp: ts(core) });
+		const started = Date.now();
 		const signature = sign(core.state.webhookSecret, body);
 		const delivery = { id: nextId(core, 'delivery'), url, event, body, signature, status: null, error: null, at: ts(core) };
 		pushCapped(core.state.deliveries, delivery);
@@ -41,13 +42,14 @@ function createWebhooks(core) {
 				},
 				body,
 				redirect: 'manual',
-				signal: AbortSignal.any([AbortSignal.timeout(TIMEOUT_MS), aborter.signal]),
+				signal: AbortSignal.any([AbortSignal.timeout(timeoutMs), aborter.signal]),
 			});
 			delivery.status = res.status;
 			await res.arrayBuffer().catch(() => {});
 		} catch (e) {
-			delivery.error = e.name === 'TimeoutError' ? `timed out after ${TIMEOUT_MS} ms` : String((e.cause && e.cause.message) || e.message);
+			delivery.error = e.name === 'TimeoutError' ? `timed out after ${timeoutMs} ms` : String((e.cause && e.cause.message) || e.message);
 		}
+		delivery.ms = Date.now() - started;
 		return delivery;
 	}
 
@@ -73,9 +75,9 @@ function createWebhooks(core) {
 				if (!r.events || r.events.includes(event)) track(deliver(r.url, event, data));
 			}
 		},
-		/** Delivers now and resolves with the delivery record(s). */
-		deliverNow(urls, event, data) {
-			return Promise.all(urls.map((url) => track(deliver(url, event, data))));
+		/** Delivers now and resolves with the delivery record(s); options.timeoutMs overrides the 5 s. */
+		deliverNow(urls, event, data, options) {
+			return Promise.all(urls.map((url) => track(deliver(url, event, data, options))));
 		},
 		async idle() {
 			while (pending.size) await Promise.allSettled([...pending]);

@@ -36,12 +36,20 @@ export async function stopServers() {
 	await Promise.all([...activeServers].map((stop) => stop().catch(() => {})));
 }
 
+/** What each n8n process prints once it is ready (queue mode's `worker` and `webhook` have no editor). */
+const READY = {
+	start: /Editor is now accessible/,
+	worker: /n8n worker is now ready/,
+	webhook: /Webhook listener waiting for requests/,
+};
+
 /**
- * Starts `n8n start` on 127.0.0.1 and resolves once /healthz/readiness is 200 and the log says
- * "Editor is now accessible" (/healthz alone answers before migrations end).
+ * Starts `n8n start` (or `n8n worker` / `n8n webhook`, with `command`) on 127.0.0.1 and resolves once
+ * it is ready: for `start`, /healthz/readiness is 200 and the log says "Editor is now accessible"
+ * (/healthz alone answers before migrations end); for the others, their ready line in the log.
  * Returns { url, port, brokerPort, pid, logFile, log(), logMark(), waitForLog(re, ms, from), stop() }.
  */
-export async function startN8n(line, { userFolder, port, brokerPort, logFile, echo = false, timeoutMs = 180000, extraEnv } = {}) {
+export async function startN8n(line, { userFolder, port, brokerPort, logFile, echo = false, timeoutMs = 180000, extraEnv, command = 'start' } = {}) {
 	if (!userFolder) throw new Error('startN8n(): userFolder is required');
 	fs.mkdirSync(userFolder, { recursive: true });
 	port ??= await freePort();
@@ -54,7 +62,7 @@ export async function startN8n(line, { userFolder, port, brokerPort, logFile, ec
 	// would leave n8n spinning at 100% CPU instead of shutting down on SIGTERM.
 	const fd = fs.openSync(logFile, 'a');
 	let readPos = fs.fstatSync(fd).size;
-	const child = spawn(nodeBin(), [n8nBin(line), 'start'], {
+	const child = spawn(nodeBin(), [n8nBin(line), command], {
 		cwd: userFolder,
 		env: env(line, { userFolder, port, brokerPort, extra: extraEnv }),
 		stdio: ['ignore', fd, fd],
@@ -163,10 +171,14 @@ export async function startN8n(line, { userFolder, port, brokerPort, logFile, ec
 		for (;;) {
 			if (exited) throw new Error(`n8n exited (${exited.code ?? exited.signal}) during start\n${buf.slice(-4000)}`);
 			if (Date.now() > deadline) throw new Error(`n8n did not become ready within ${timeoutMs} ms; log: ${logFile}\n${buf.slice(-3000)}`);
-			try {
-				const r = await fetch(`${url}/healthz/readiness`, { signal: AbortSignal.timeout(2000) });
-				if (r.status === 200 && /Editor is now accessible/.test(buf)) break;
-			} catch { /* not listening yet */ }
+			if (command !== 'start') {
+				if (READY[command]?.test(buf)) break;
+			} else {
+				try {
+					const r = await fetch(`${url}/healthz/readiness`, { signal: AbortSignal.timeout(2000) });
+					if (r.status === 200 && READY.start.test(buf)) break;
+				} catch { /* not listening yet */ }
+			}
 			await sleep(300);
 		}
 		// The runner registers shortly after "ready"; remember its PID for stop().
