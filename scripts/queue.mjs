@@ -159,20 +159,27 @@ function throughput(executions, startedAt) {
 	return { perSecond: executions.length / seconds, seconds };
 }
 
-/** Example 6 with the trigger's default options (no Download Document), as its own workflow and webhook. */
-async function importDefaultTrigger(line, userFolder, extraEnv, credentialId) {
+/**
+ * Example 6 with the trigger's default options (no Download Document), as its own workflow and webhook;
+ * `alone`: the trigger only (no Get node), to compare with n8n's own Webhook node.
+ */
+async function importDefaultTrigger(line, userFolder, extraEnv, credentialId, { alone = false } = {}) {
 	const { workflow } = readExamples().find(({ workflow }) => workflow.id === TRIGGER_WORKFLOW_ID);
 	const wf = JSON.parse(JSON.stringify(workflow));
-	wf.id = 'esignQueueDefaults';
-	wf.name = 'eSign queue test: trigger with default options';
+	wf.id = alone ? 'esignQueueTriggerAlone' : 'esignQueueDefaults';
+	wf.name = `eSign queue test: trigger with default options${alone ? ', alone' : ''}`;
+	if (alone) {
+		wf.nodes = wf.nodes.filter((n) => n.type.endsWith('.eSignTrigger'));
+		wf.connections = {};
+	}
 	for (const node of wf.nodes) {
 		if (node.credentials?.[CREDENTIAL.type]) node.credentials[CREDENTIAL.type] = { id: String(credentialId), name: CREDENTIAL.name };
 		if (node.type.endsWith('.eSignTrigger')) {
 			node.parameters = { events: ['document.completed'] };
-			node.webhookId = 'c0ffee00-5d1a-4c3e-9a44-0e5a1c2d3e4f';
+			node.webhookId = alone ? 'c0ffee01-5d1a-4c3e-9a44-0e5a1c2d3e4f' : 'c0ffee00-5d1a-4c3e-9a44-0e5a1c2d3e4f';
 		}
 	}
-	const file = path.join(userFolder, 'trigger-defaults.json');
+	const file = path.join(userFolder, `${wf.id}.json`);
 	fs.writeFileSync(file, JSON.stringify(wf, null, 2));
 	await importWorkflow(line, userFolder, file, { extraEnv });
 	return wf;
@@ -413,8 +420,40 @@ async function singleMode(tarball, sb) {
 	assert(deliveries.every((d) => d.status === 200), 'single mode: not every delivery answered 200');
 	const list = await waitForExecutions(n8n.url, apiKey, TRIGGER_WORKFLOW_ID, EVENTS, 300000);
 	assert(list.length === EVENTS && list.every((e) => e.status === 'success'), `single mode: ${list.length} executions, ${list.filter((e) => e.status !== 'success').length} not successful`);
+	const ours = { ...throughput(list, startedAt), times: answerTimes(deliveries) };
+
+	// The same burst to the trigger alone with its default options, and to n8n's own Webhook node
+	// (nothing verified): what this package's trigger costs over n8n's own handling.
+	const alone = await importDefaultTrigger(LINE, userFolder, undefined, credential.id, { alone: true });
+	const aloneHook = await activateTrigger(client, alone.id);
+	const aloneIds = await seedCompleted(sb, EVENTS, 'Alone contract');
+	const aloneStart = Date.now();
+	const aloneDeliveries = await deliverAll(sb, aloneHook.url, aloneIds);
+	const aloneList = await waitForExecutions(n8n.url, apiKey, alone.id, EVENTS, 300000);
+	const triggerAlone = { ...throughput(aloneList, aloneStart), times: answerTimes(aloneDeliveries) };
+
+	const plainPath = 'esign-queue-plain-webhook';
+	const plain = {
+		id: 'esignQueuePlainHook',
+		name: 'eSign queue test: n8n Webhook node',
+		active: false,
+		settings: { executionOrder: 'v1' },
+		connections: {},
+		nodes: [{ parameters: { httpMethod: 'POST', path: plainPath, options: {} }, id: 'e5f0c1a2-0000-4000-8000-00000000c0de', name: 'Webhook', type: 'n8n-nodes-base.webhook', typeVersion: 2, position: [0, 0], webhookId: 'e5f0c1a2-0000-4000-8000-00000000beef' }],
+	};
+	const plainFile = path.join(userFolder, 'plain-webhook.json');
+	fs.writeFileSync(plainFile, JSON.stringify(plain));
+	await importWorkflow(LINE, userFolder, plainFile);
+	await client.request('POST', `/rest/workflows/${plain.id}/activate`, { versionId: (await client.request('GET', `/rest/workflows/${plain.id}`)).versionId });
+	const plainUrl = `${n8n.url}/webhook/${plainPath}`;
+	await waitForWebhook(plainUrl, 30000);
+	const plainStart = Date.now();
+	const plainDeliveries = await deliverAll(sb, plainUrl, ids);
+	const plainList = await waitForExecutions(n8n.url, apiKey, plain.id, EVENTS + 1, 300000); // +1: the readiness probe
 	await n8n.stop();
-	return { ...throughput(list, startedAt), times: answerTimes(deliveries) };
+	const plainRate = throughput(plainList, plainStart);
+	plainRate.perSecond = EVENTS / plainRate.seconds; // the probe ran before the burst
+	return { ...ours, triggerAlone, webhookNode: { ...plainRate, times: answerTimes(plainDeliveries) } };
 }
 
 // ---------------------------------------------------------------- main
@@ -458,13 +497,15 @@ async function main() {
 			events: EVENTS,
 			queue: { executionsPerSecond: queue.rate.perSecond, seconds: queue.rate.seconds, workers: 2, answerMs: queue.rate.times },
 			single: { executionsPerSecond: single.perSecond, seconds: single.seconds, answerMs: single.times },
+			singleTriggerAloneDefaults: { executionsPerSecond: single.triggerAlone.perSecond, answerMs: single.triggerAlone.times },
+			singleN8nWebhookNode: { executionsPerSecond: single.webhookNode.perSecond, answerMs: single.webhookNode.times },
 			ratio,
 			staticDataHashesKeptAfterConcurrentDeliveries: queue.kept,
 		};
 		const out = path.join(ROOT, 'bench', 'results', `queue-${result.date.slice(0, 10)}.json`);
 		fs.mkdirSync(path.dirname(out), { recursive: true });
 		fs.writeFileSync(out, JSON.stringify(result, null, 2) + '\n');
-		return `queue ${queue.rate.perSecond.toFixed(1)}/s (${secs(queue.rate.seconds * 1000)}) ÷ single ${single.perSecond.toFixed(1)}/s (${secs(single.seconds * 1000)}) = ${ratio.toFixed(2)}×; single-mode ${fmtTimes(single.times)}; ${path.relative(ROOT, out)}`;
+		return `queue ${queue.rate.perSecond.toFixed(1)}/s (${secs(queue.rate.seconds * 1000)}) ÷ single ${single.perSecond.toFixed(1)}/s (${secs(single.seconds * 1000)}) = ${ratio.toFixed(2)}×; single-mode ${fmtTimes(single.times)}; single mode, eSign Trigger alone with default options: ${single.triggerAlone.perSecond.toFixed(1)}/s, ${fmtTimes(single.triggerAlone.times)}; n8n's own Webhook node alone: ${single.webhookNode.perSecond.toFixed(1)}/s, ${fmtTimes(single.webhookNode.times)}; ${path.relative(ROOT, out)}`;
 	});
 }
 

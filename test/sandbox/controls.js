@@ -126,6 +126,21 @@ const router = createRouter([
 		core.state.faults = [];
 		return ok({ ok: true });
 	}],
+	['GET', '/__sandbox/php-limits', 'phpLimits', (core) => ok({ phpLimits: core.state.phpLimits })],
+	['POST', '/__sandbox/php-limits', 'setPhpLimits', (core, ctx) => {
+		const size = (name, fallback) => {
+			const raw = ctx.input[name] ?? fallback;
+			const m = /^(\d+)([KMG]?)$/i.exec(String(raw).trim());
+			if (!m) fail(400, 'invalid_data', `${name} must be bytes or a php.ini size such as 2M.`);
+			return Number(m[1]) * { '': 1, K: 1024, M: 1024 ** 2, G: 1024 ** 3 }[m[2].toUpperCase()];
+		};
+		core.state.phpLimits = { uploadMaxFilesize: size('upload_max_filesize', '2M'), postMaxSize: size('post_max_size', '8M') };
+		return ok({ phpLimits: core.state.phpLimits });
+	}],
+	['DELETE', '/__sandbox/php-limits', 'clearPhpLimits', (core) => {
+		core.state.phpLimits = null;
+		return ok({ phpLimits: null });
+	}],
 	['GET', '/__sandbox/rate-limits', 'rateLimits', (core) => ok({ rateLimits: core.state.rateLimits })],
 	['POST', '/__sandbox/rate-limits', 'setRateLimits', (core, ctx) => {
 		core.state.rateLimits = normalizeRateLimits(ctx.input);

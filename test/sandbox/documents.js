@@ -61,10 +61,25 @@ function list(core, ctx) {
 	return ok(items, 200, { 'X-ESIGN-Total': String(total), 'X-ESIGN-TotalPages': String(Math.ceil(total / perPage)) });
 }
 
+/**
+ * What PHP hands WordPress under the simulated php.ini limits: a request over post_max_size arrives with
+ * no fields and no files at all; a file over upload_max_filesize is dropped (UPLOAD_ERR_INI_SIZE). Either
+ * way the plugin sees no file.
+ */
+function phpReceived(core, ctx) {
+	const limits = core.state.phpLimits;
+	if (!limits) return { files: ctx.files, input: ctx.input };
+	const total = Object.values(ctx.files).reduce((sum, f) => sum + (f?.data?.length ?? 0), 0);
+	if (total > limits.postMaxSize) return { files: {}, input: {} };
+	const files = Object.fromEntries(Object.entries(ctx.files).filter(([, f]) => (f?.data?.length ?? 0) <= limits.uploadMaxFilesize));
+	return { files, input: ctx.input };
+}
+
 async function upload(core, ctx) {
 	if (ctx.bodyTooLarge) fail(413, 'file_too_large', 'The file is larger than the 20 MB limit.');
-	const { filename, file } = await readUploadedFile(ctx.files.file || ctx.files.document);
-	const title = isNonEmptyString(ctx.input.title) ? ctx.input.title.trim() : fileStem(filename) || filename;
+	const received = phpReceived(core, ctx);
+	const { filename, file } = await readUploadedFile(received.files.file || received.files.document);
+	const title = isNonEmptyString(received.input.title) ? received.input.title.trim() : fileStem(filename) || filename;
 	const doc = store.createDocument(core, { ownerId: ctx.user.id, title, originalFilename: filename, file });
 	store.addAudit(core, doc, 'document_created', ctx);
 	return ok(store.documentOut(core, doc), 201);

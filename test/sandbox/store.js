@@ -46,6 +46,8 @@ function freshData() {
 		counters: Object.fromEntries(COUNTED_ROUTES.map((name) => [`${name}Executed`, 0])),
 		deletedByOwner: new Map(),
 		rateWindows: new Map(),
+		// PHP's upload_max_filesize / post_max_size in bytes, like a real site's php.ini; null = not simulated.
+		phpLimits: null,
 	};
 }
 

@@ -23,6 +23,27 @@ export interface RequestInfo {
 	/** The credential's own values, blanked out of any body text shown in an error. */
 	secrets: string[];
 	timeoutSeconds: number;
+	/** Bytes of the file(s) a multipart request carried (uploads), for the PHP upload-limit advice. */
+	fileBytes?: number;
+}
+
+function megabytes(bytes: number): string {
+	return `${(bytes / 1024 / 1024).toFixed(1)} MB (${bytes.toLocaleString('en-US')} bytes)`;
+}
+
+/**
+ * A request that carried a file got "no file" or 413 back: PHP (or the web server) dropped it. Debian's
+ * php.ini caps uploads at upload_max_filesize = 2M and post_max_size = 8M, and PHP then hands WordPress
+ * no file at all, without an error the plugin could pass on.
+ */
+function uploadLimitAdvice(info: RequestInfo, status: number): string | undefined {
+	if (!info.fileBytes) return undefined;
+	const size = megabytes(info.fileBytes);
+	const start =
+		status === 413
+			? `The server refused the upload as too large (HTTP 413); the file is ${size}.`
+			: `The site received no file, but this request carried one of ${size}.`;
+	return `${start} WordPress gets no file when the file is larger than PHP's upload_max_filesize (Debian's default 2M) or the whole request larger than post_max_size (default 8M): PHP drops it before WordPress runs. Ask the site's admin to raise both in php.ini (and, for a 413, the web server's limit: client_max_body_size in nginx, LimitRequestBody in Apache), or upload a smaller file.`;
 }
 
 /** What an answer that is not the API's JSON means, per recognised page, in words a user can act on. */
@@ -107,9 +128,10 @@ export function notApiAnswerError(
 	const shown = snippet(text, info.secrets);
 	const kind = problem ? `an answer the eSign API does not give (${problem})` : 'something other than the eSign API\'s JSON';
 	const message = `The site answered ${info.method} ${info.endpoint} with ${kind} (HTTP ${status}, ${contentType || 'no content type'})`;
+	const phpDropped = status === 413 || /POST Content-Length of \d+ bytes exceeds the limit/i.test(text);
 	let description = problem
 		? 'The answer has a shape the eSign API never gives: a plugin, cache or proxy may have changed it, or the Site URL points at another service.'
-		: pageAdvice(page, status, info.url);
+		: ((phpDropped && uploadLimitAdvice(info, 413 === status ? 413 : 400)) || pageAdvice(page, status, info.url));
 	if (info.method !== 'GET' && status < 400) description += WRITE_NOTE;
 	description += shown ? ` Start of the answer: «${shown}»` : ' The answer was empty.';
 	const error = build(info, { code: 'invalid_response', message, status } as JsonObject, message, description, status);
@@ -123,6 +145,9 @@ function describe(status: number, body: ApiErrorBody, info: RequestInfo): string
 	if (typeof body?.message === 'string' && /critical error on (this|your) website/i.test(body.message)) {
 		return pageAdvice('critical', status);
 	}
+	const noFile = status === 413 || (status === 400 && (code === 'missing_file' || /no file/i.test(String(body?.message ?? ''))));
+	const uploadAdvice = noFile ? uploadLimitAdvice(info, status) : undefined;
+	if (uploadAdvice) return uploadAdvice;
 	if (status === 401) {
 		return 'The site rejected the API key or secret. Check both values in the eSign API credential (keys start with esign_; the secret is shown once when the key is created).';
 	}

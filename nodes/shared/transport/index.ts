@@ -47,6 +47,15 @@ function header(headers: ESignFullResponse<unknown>['headers'], name: string): s
 	return Array.isArray(value) ? value[0] : value;
 }
 
+/** Bytes of the files in a multipart body. */
+function formFileBytes(form: FormData): number {
+	let bytes = 0;
+	form.forEach((value) => {
+		if (typeof value !== 'string') bytes += value.size;
+	});
+	return bytes;
+}
+
 function retryAfterSeconds(body: unknown, headers: ESignFullResponse<unknown>['headers']): number {
 	const fromHeader = Number(header(headers, 'retry-after'));
 	if (Number.isFinite(fromHeader) && fromHeader >= 0) return fromHeader;
@@ -94,6 +103,7 @@ export async function eSignApiRequestFull<T = unknown>(
 		itemIndex: options.itemIndex,
 		secrets,
 		timeoutSeconds,
+		fileBytes: isForm ? formFileBytes(options.body as FormData) : undefined,
 	};
 
 	let waited = 0;
