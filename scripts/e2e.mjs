@@ -240,7 +240,7 @@ async function runLine(line, tarball) {
 		});
 		if (!started) return;
 
-		const client = await setupOwner(n8n.url);
+		let client = await setupOwner(n8n.url);
 		const apiKey = await createApiKey(client);
 
 		await check(`${tag} 1. types served to the editor (/types/nodes.json, /types/credentials.json)`, async () => {
@@ -249,7 +249,7 @@ async function runLine(line, tarball) {
 			const creds = await client.request('GET', '/types/credentials.json');
 			for (const n of Object.values(NODE_TYPES)) assert(nodes.some((t) => t.name === n), `${n} not in /types/nodes.json`);
 			assert(creds.some((c) => c.name === CREDENTIAL.type), `${CREDENTIAL.type} not in /types/credentials.json`);
-			return `both nodes and credential type ${CREDENTIAL.type}`;
+			return `${Object.keys(NODE_TYPES).length} node types and credential type ${CREDENTIAL.type}`;
 		});
 
 		const credential = await ensureCredential(client, { ...CREDENTIAL, data: credentialData(sb) });
@@ -397,8 +397,39 @@ async function runLine(line, tarball) {
 			assert(bin?.mimeType === 'application/pdf', `binary: ${JSON.stringify(bin ?? null).slice(0, 200)}`);
 			const got = nodeOutput(runData, 'Get completed document')[0]?.json;
 			assert(got?.status === 'completed', `Get completed document: status ${got?.status}`);
-			await deactivateWorkflow(client, STATUS_TRIGGER_WORKFLOW_ID);
 			return `first poll ${secs(firstPollAfter)} after activation; execution ${exec.id} ${secs(detectedIn)} after it (previousStatus ${item.json.previousStatus}), binary ${bin.fileName}; the next poll started none`;
+		});
+
+		// 3c. The polling trigger's state survives a restart: a document signed while n8n is down is
+		// reported once after the restart (no new baseline that would swallow it, no repeat of the first).
+		await check(`${tag} 3c. polling trigger: a document signed while n8n is stopped is reported once after the restart`, async () => {
+			const statusExecutions = () => listExecutionsWithData(n8n.url, apiKey, { workflowId: STATUS_TRIGGER_WORKFLOW_ID, includeData: true });
+			const before = await statusExecutions();
+			assert(before.length === 1, `${before.length} executions before the restart (step 3b must run first)`);
+			await n8n.stop();
+			const docId = await signedDocument(sb, 'E2E contract signed during downtime');
+			const polls = statsPolls(sb);
+			n8n = await startN8n(line, { userFolder, logFile, port: n8n.port });
+			cleanups.push(() => n8n.stop());
+			client = await setupOwner(n8n.url);
+			const restartedAt = Date.now();
+			const deadline = Date.now() + 150000;
+			let list;
+			for (;;) {
+				list = await statusExecutions();
+				if (list.length > 1 && list.every((e) => e.finished || ['success', 'error', 'crashed', 'canceled'].includes(e.status))) break;
+				assert(Date.now() < deadline, `no new execution within 150 s of the restart (${statsPolls(sb) - polls} polls since; the state may not have survived)`);
+				await sleep(1000);
+			}
+			await waitForPoll(sb, statsPolls(sb));
+			await sleep(3000);
+			list = await statusExecutions();
+			assert(list.length === 2, `${list.length} executions of the polling workflow, expected 2`);
+			const newest = list.find((e) => !before.some((b) => b.id === e.id));
+			const [item] = nodeOutput(newest.data?.resultData?.runData, 'eSign Status Trigger');
+			assert(String(item?.json?.document?.id) === docId && item.json.event === 'document.completed', `the new execution reports ${JSON.stringify(item?.json ?? null).slice(0, 200)}`);
+			await deactivateWorkflow(client, STATUS_TRIGGER_WORKFLOW_ID);
+			return `execution ${newest.id} for document ${docId} ${secs(Date.now() - restartedAt)} after the restart; the next poll started none`;
 		});
 
 		// 4. Credential test through n8n's own endpoint (the editor's "Test" button).

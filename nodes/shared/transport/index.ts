@@ -34,6 +34,23 @@ export interface ESignRequestOptions {
 	expect?: Expectation;
 	/** An API 404 (JSON) answers with body undefined instead of failing: "it no longer exists". */
 	allowNotFound?: boolean;
+	/**
+	 * A successful answer that is a JSON object comes back as its raw bytes (a Buffer), unparsed: a
+	 * document file is base64 inside JSON, and parsing it whole would hold the text twice more in memory.
+	 * The caller reads it (see documentFile.ts); `expect` is not applied to it.
+	 */
+	rawJsonBody?: boolean;
+}
+
+const isJsonSpace = (byte: number) => byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
+
+/** First and last non-space bytes are { and }: worth handing over unparsed. */
+function looksLikeJsonObject(bytes: Buffer): boolean {
+	let first = 0;
+	while (first < bytes.length && isJsonSpace(bytes[first])) first++;
+	let last = bytes.length - 1;
+	while (last > first && isJsonSpace(bytes[last])) last--;
+	return bytes[first] === 0x7b && bytes[last] === 0x7d;
 }
 
 export interface ESignFullResponse<T> {
@@ -86,8 +103,8 @@ export async function eSignApiRequestFull<T = unknown>(
 		qs: options.qs,
 		headers: { Accept: 'application/json' },
 		json: !isForm,
-		// The raw text: this module decides what is JSON (n8n would hand back HTML as a "result").
-		encoding: 'text',
+		// The raw text (or bytes): this module decides what is JSON (n8n would hand back HTML as a "result").
+		encoding: options.rawJsonBody === true ? 'arraybuffer' : 'text',
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 		disableFollowRedirect: true,
@@ -137,7 +154,11 @@ export async function eSignApiRequestFull<T = unknown>(
 			throw redirectError(info, status, header(response.headers, 'location'), API_PATH);
 		}
 		const contentType = header(response.headers, 'content-type') ?? '';
-		const parsed: ParsedBody = parseBody(response.body);
+		const raw: unknown = response.body;
+		if (Buffer.isBuffer(raw) && status < 300 && looksLikeJsonObject(raw)) {
+			return { body: raw as T, headers: response.headers, statusCode: status };
+		}
+		const parsed: ParsedBody = parseBody(Buffer.isBuffer(raw) ? raw.toString('utf8') : raw);
 		const page: SitePage | undefined = parsed.json ? undefined : recognisePage(parsed.text, contentType);
 
 		if (status < 300) {
