@@ -30,8 +30,6 @@ import {
 	serverVersion,
 	setupOwner,
 	startN8n,
-	stopChildren,
-	stopServers,
 	testCredential,
 } from './lib/runtime.mjs';
 import {
@@ -50,7 +48,7 @@ import {
 	sandboxModule,
 	secs,
 } from './lib/esign.mjs';
-import { EXPECTED, assert, createChecks, fmtRoutes, nodeOutput, runError, sandboxCalls } from './lib/expectations.mjs';
+import { EXPECTED, assert, createChecks, createLifecycle, fmtRoutes, nodeOutput, runError, sandboxCalls } from './lib/expectations.mjs';
 import { ensureChromium, takeScreenshots } from './lib/screenshots.mjs';
 
 const ORDER = (process.env.E2E_LINES || '2,1').split(',').map((s) => s.trim()).filter(Boolean);
@@ -64,41 +62,11 @@ const WEBHOOK_ID = '7b0f3c2e-5d1a-4c3e-9a44-0e5a1c2d3e4f';
 // ---------------------------------------------------------------- reporting
 
 const { counts, check, skip } = createChecks();
-const t0 = Date.now();
 const say = (...a) => console.log('[e2e]', ...a);
 
 // ---------------------------------------------------------------- cleanup (everything we start, by handle/PID)
 
-const cleanups = [];
-async function runCleanups() {
-	while (cleanups.length) {
-		const fn = cleanups.pop();
-		try {
-			await fn();
-		} catch (e) {
-			say(`cleanup: ${e.message}`);
-		}
-	}
-}
-let finishing = false;
-async function finish(code) {
-	if (finishing) return;
-	finishing = true;
-	// A CLI run in flight (n8n execute, npm) and an n8n still starting first: they write into the user folder.
-	await stopChildren();
-	await stopServers();
-	await runCleanups();
-	console.log(`\ne2e total ${secs(Date.now() - t0)}${counts.skipped ? `, ${counts.skipped} skipped` : ''}`);
-	console.log(`${counts.passed} passed, ${counts.failed} failed`);
-	process.exit(code ?? (counts.failed ? 1 : 0));
-}
-for (const sig of ['SIGINT', 'SIGTERM']) {
-	process.on(sig, () => {
-		counts.failed++;
-		console.log(`FAIL interrupted by ${sig}`);
-		finish(1);
-	});
-}
+const { cleanups, finish, t0 } = createLifecycle({ label: 'e2e', say, counts });
 
 // ---------------------------------------------------------------- helpers
 

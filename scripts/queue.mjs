@@ -25,7 +25,6 @@ import {
 	publicApi,
 	setupOwner,
 	startN8n,
-	stopServers,
 } from './lib/runtime.mjs';
 import {
 	CREDENTIAL,
@@ -41,7 +40,7 @@ import {
 	secs,
 	waitForWebhook,
 } from './lib/esign.mjs';
-import { EXPECTED, assert, createChecks, fmtRoutes, nodeOutput, runError, sandboxCalls } from './lib/expectations.mjs';
+import { EXPECTED, assert, createChecks, createLifecycle, fmtRoutes, nodeOutput, runError, sandboxCalls } from './lib/expectations.mjs';
 import { ensureDebianPackages, postgresBinDir, serviceTempDir, startPostgres, startRedis } from './lib/services.mjs';
 
 const LINE = '2';
@@ -55,37 +54,9 @@ const ENCRYPTION_KEY = crypto.randomBytes(24).toString('hex');
 const { counts, check, skip } = createChecks();
 const say = (...a) => console.log('[queue]', ...a);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const t0 = Date.now();
 
 // Everything this script started, stopped in reverse order (and only that).
-const cleanups = [];
-async function runCleanups() {
-	while (cleanups.length) {
-		const fn = cleanups.pop();
-		try {
-			await fn();
-		} catch (e) {
-			say(`cleanup: ${e.message}`);
-		}
-	}
-}
-let finishing = false;
-async function finish(code) {
-	if (finishing) return;
-	finishing = true;
-	await runCleanups();
-	await stopServers();
-	console.log(`\nqueue total ${secs(Date.now() - t0)}${counts.skipped ? `, ${counts.skipped} skipped` : ''}`);
-	console.log(`${counts.passed} passed, ${counts.failed} failed`);
-	process.exit(code ?? (counts.failed ? 1 : 0));
-}
-for (const sig of ['SIGINT', 'SIGTERM']) {
-	process.on(sig, () => {
-		say(`${sig}: stopping what this run started`);
-		counts.failed++;
-		finish(130);
-	});
-}
+const { cleanups, finish, stopSince } = createLifecycle({ label: 'queue', say, counts });
 
 // ---------------------------------------------------------------- n8n helpers
 
@@ -509,18 +480,6 @@ async function main() {
 	});
 }
 
-/** Runs the cleanups pushed since cleanups had `mark` entries, newest first; keeps the earlier ones. */
-async function stopSince(mark) {
-	const later = cleanups.splice(mark);
-	while (later.length) {
-		const fn = later.pop();
-		try {
-			await fn();
-		} catch (e) {
-			say(`cleanup: ${e.message}`);
-		}
-	}
-}
 
 main()
 	.catch((err) => {

@@ -1,12 +1,55 @@
 // What the example workflows must make the sandbox do, shared by `npm run test:e2e` (single mode) and
 // `npm run test:queue` (queue mode): the API routes, each Manual-Trigger example's expected calls and checks.
 import { sandboxControl, secs } from './esign.mjs';
+import { stopChildren, stopServers } from './runtime.mjs';
 
 /** A failed expectation: reported by its message alone (other errors with their stack). */
 export class CheckError extends Error {}
 
 export function assert(cond, msg) {
 	if (!cond) throw new CheckError(msg);
+}
+
+/**
+ * Everything a script starts is pushed to `cleanups` (a function that stops it) and stopped in reverse
+ * order — only that. finish() stops CLI runs and n8n servers still starting, then the cleanups, prints
+ * `N passed, M failed` last and exits; Ctrl-C and SIGTERM count as a failure and finish too.
+ */
+export function createLifecycle({ label, say, counts }) {
+	const t0 = Date.now();
+	const cleanups = [];
+	/** Runs the cleanups pushed since cleanups had `mark` entries, newest first; keeps the earlier ones. */
+	async function stopSince(mark = 0) {
+		const later = cleanups.splice(mark);
+		while (later.length) {
+			const fn = later.pop();
+			try {
+				await fn();
+			} catch (e) {
+				say(`cleanup: ${e.message}`);
+			}
+		}
+	}
+	let finishing = false;
+	async function finish(code) {
+		if (finishing) return;
+		finishing = true;
+		// A CLI run in flight (n8n execute, npm) and an n8n still starting first: they write into the user folder.
+		await stopChildren();
+		await stopServers();
+		await stopSince(0);
+		console.log(`\n${label} total ${secs(Date.now() - t0)}${counts.skipped ? `, ${counts.skipped} skipped` : ''}`);
+		console.log(`${counts.passed} passed, ${counts.failed} failed`);
+		process.exit(code ?? (counts.failed ? 1 : 0));
+	}
+	for (const sig of ['SIGINT', 'SIGTERM']) {
+		process.on(sig, () => {
+			counts.failed++;
+			console.log(`FAIL interrupted by ${sig}: stopping what this run started`);
+			finish(130);
+		});
+	}
+	return { cleanups, stopSince, finish, t0 };
 }
 
 /**
