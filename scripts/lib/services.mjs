@@ -57,28 +57,36 @@ function waitForExit(child, ms) {
 	});
 }
 
-/** Spawns a service with its output in logFile; stop() ends it (SIGTERM, then SIGKILL) and only it. */
-function spawnService(cmd, args, { logFile, uid, gid, cwd }) {
+/**
+ * Spawns a service with its output in logFile; stop() ends it (SIGTERM, then SIGKILL) and only it.
+ * group: the service forks workers (PHP's built-in server with PHP_CLI_SERVER_WORKERS): it gets its own
+ * process group and stop() signals the whole group, so no worker outlives it.
+ */
+export function spawnService(cmd, args, { logFile, uid, gid, cwd, env, group = false }) {
 	const fd = fs.openSync(logFile, 'a');
-	const child = spawn(cmd, args, { stdio: ['ignore', fd, fd], uid, gid, cwd });
+	const child = spawn(cmd, args, { stdio: ['ignore', fd, fd], uid, gid, cwd, env, detached: group });
 	fs.closeSync(fd);
-	const onExit = () => {
+	const signal = (sig) => {
 		try {
-			child.kill('SIGKILL');
+			if (group) process.kill(-child.pid, sig);
+			else child.kill(sig);
 		} catch {
 			/* gone */
 		}
 	};
+	const onExit = () => signal('SIGKILL');
 	process.on('exit', onExit);
 	return {
 		child,
-		async stop(signal = 'SIGTERM') {
+		async stop(sig = 'SIGTERM') {
 			process.removeListener('exit', onExit);
 			if (child.exitCode === null && child.signalCode === null) {
-				child.kill(signal);
+				signal(sig);
 				await waitForExit(child, 15000);
-				if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+				if (child.exitCode === null && child.signalCode === null) signal('SIGKILL');
 			}
+			// Workers may still be finishing a request after the parent left.
+			if (group) signal('SIGKILL');
 		},
 	};
 }

@@ -1,0 +1,171 @@
+// The WordPress test site: Debian's own WordPress 6.1, PHP and MariaDB, the eSign plugin from
+// test/wordpress/plugin and the test controls from test/wordpress/mu-plugins, served by PHP's
+// built-in server. Everything lives in one folder; a second start reuses it.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePort } from './runtime.mjs';
+import { ensureDebianPackages, spawnService } from './services.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const require = createRequire(import.meta.url);
+const SOURCE = path.join(ROOT, 'test', 'wordpress');
+const WP_CORE = '/usr/share/wordpress';
+/** Inside node_modules/.cache: out of git and of the strict lint (which must not be configured). */
+export const DEFAULT_DIR = path.join(ROOT, 'node_modules', '.cache', 'esign-wordpress');
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+const phpHas = (ext) => spawnSync('php', ['-m'], { encoding: 'utf8' }).stdout?.split('\n').some((l) => l.trim().toLowerCase() === ext);
+
+/** Installs what is missing (as root, with apt-get; otherwise a message naming the packages). */
+export function ensureWordPressPackages(say) {
+	ensureDebianPackages([
+		{ command: 'php', package: 'php-cli' },
+		{ command: 'php-mysqli', package: 'php-mysql', find: () => phpHas('mysqli') },
+		{ command: 'php-gd', package: 'php-gd', find: () => phpHas('gd') },
+		{ command: 'mariadbd', package: 'mariadb-server', find: () => fs.existsSync('/usr/sbin/mariadbd') },
+		{ command: 'wordpress', package: 'wordpress', find: () => fs.existsSync(path.join(WP_CORE, 'wp-load.php')) },
+	], say);
+}
+
+function copyDir(from, to) {
+	fs.rmSync(to, { recursive: true, force: true });
+	fs.cpSync(from, to, { recursive: true, dereference: true });
+}
+
+/** The site's users and keys: the same as the Node sandbox's, so one contract suite drives both. */
+function siteConfig(url, permalinks) {
+	const { USERS, KEYS } = require(path.join(ROOT, 'test', 'sandbox', 'store.js'));
+	const { DEFAULT_WEBHOOK_SECRET } = require(path.join(ROOT, 'test', 'sandbox', 'index.js'));
+	return { url, permalinks, users: USERS, keys: KEYS, webhookSecret: DEFAULT_WEBHOOK_SECRET };
+}
+
+async function writeSamples(dir) {
+	const { getSamples } = require(path.join(ROOT, 'test', 'sandbox', 'pdf.js'));
+	fs.mkdirSync(dir, { recursive: true });
+	for (const [name, sample] of Object.entries(await getSamples())) {
+		const file = path.join(dir, name);
+		if (!fs.existsSync(file)) fs.writeFileSync(file, sample.data);
+	}
+}
+
+/** MariaDB on a unix socket inside `dir` (and a free 127.0.0.1 port), database `wordpress`. */
+async function startMariaDb(dir, say) {
+	const data = path.join(dir, 'mysql');
+	const socket = path.join(dir, 'mysqld.sock');
+	const user = process.getuid?.() === 0 ? 'root' : os.userInfo().username;
+	if (!fs.existsSync(path.join(data, 'mysql'))) {
+		say('creating the MariaDB data folder');
+		const init = spawnSync('mariadb-install-db', [`--user=${user}`, `--datadir=${data}`, '--auth-root-authentication-method=normal', '--skip-test-db'], { encoding: 'utf8' });
+		if (init.status !== 0) throw new Error(`mariadb-install-db failed: ${init.stderr || init.stdout}`);
+	}
+	const port = await freePort();
+	fs.rmSync(socket, { force: true });
+	const logFile = path.join(dir, 'mariadb.log');
+	const svc = spawnService('/usr/sbin/mariadbd', [
+		'--no-defaults', `--user=${user}`, `--datadir=${data}`, `--socket=${socket}`, `--port=${port}`, '--bind-address=127.0.0.1',
+		`--pid-file=${path.join(dir, 'mysqld.pid')}`, '--innodb-flush-log-at-trx-commit=2', '--skip-log-bin', '--max-connections=200',
+	], { logFile, cwd: dir });
+	const mysql = (sql) => spawnSync('mariadb', ['--no-defaults', '-uroot', `--socket=${socket}`, '-e', sql], { encoding: 'utf8' });
+	const deadline = Date.now() + 60000;
+	while (mysql('SELECT 1').status !== 0) {
+		if (Date.now() > deadline || svc.child.exitCode !== null) {
+			await svc.stop();
+			throw new Error(`MariaDB did not start: ${fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').slice(-1500) : ''}`);
+		}
+		await sleep(200);
+	}
+	const created = mysql("CREATE DATABASE IF NOT EXISTS wordpress CHARACTER SET utf8mb4; CREATE USER IF NOT EXISTS 'wordpress'@'localhost' IDENTIFIED BY 'wordpress'; GRANT ALL ON wordpress.* TO 'wordpress'@'localhost';");
+	if (created.status !== 0) throw new Error(`creating the database failed: ${created.stderr}`);
+	return { socket, port, stop: () => svc.stop() };
+}
+
+function writeConfig(core, { url, socket, dir }) {
+	const salts = path.join(dir, 'salts.php');
+	if (!fs.existsSync(salts)) {
+		const names = ['AUTH_KEY', 'SECURE_AUTH_KEY', 'LOGGED_IN_KEY', 'NONCE_KEY', 'AUTH_SALT', 'SECURE_AUTH_SALT', 'LOGGED_IN_SALT', 'NONCE_SALT'];
+		const rnd = () => require('node:crypto').randomBytes(32).toString('hex');
+		fs.writeFileSync(salts, `<?php\n${names.map((n) => `define('${n}', '${rnd()}');`).join('\n')}\n`);
+	}
+	fs.writeFileSync(path.join(core, 'wp-config.php'), `<?php
+// Written by scripts/lib/wordpress.mjs for the throwaway test site.
+define('DB_NAME', 'wordpress');
+define('DB_USER', 'wordpress');
+define('DB_PASSWORD', 'wordpress');
+define('DB_HOST', 'localhost:${socket}');
+define('DB_CHARSET', 'utf8mb4');
+define('DB_COLLATE', '');
+require ${JSON.stringify(salts)};
+$table_prefix = 'wp_';
+define('WP_HOME', ${JSON.stringify(url)});
+define('WP_SITEURL', ${JSON.stringify(url)});
+define('WP_DEBUG', false);
+define('DISABLE_WP_CRON', true);
+define('AUTOMATIC_UPDATER_DISABLED', true);
+define('WP_HTTP_BLOCK_EXTERNAL', false);
+if (!defined('ABSPATH')) define('ABSPATH', __DIR__ . '/');
+require_once ABSPATH . 'wp-settings.php';
+`);
+}
+
+/**
+ * Starts the site: { url, apiUrl, controlUrl, keys, webhookSecret, permalinks, stop() }.
+ * `permalinks`: 'pretty' (the API under /wp-json/) or 'plain' (only /?rest_route=/). `workers`: PHP
+ * built-in server workers (a webhook sent during a request whose receiver calls back needs > 1).
+ */
+export async function startWordPress({ dir = DEFAULT_DIR, port = 0, permalinks = 'pretty', workers = 4, say = () => {} } = {}) {
+	ensureWordPressPackages(say);
+	fs.mkdirSync(dir, { recursive: true });
+	const core = path.join(dir, 'core');
+	if (!fs.existsSync(path.join(core, 'wp-load.php'))) {
+		say(`copying WordPress from ${WP_CORE}`);
+		copyDir(WP_CORE, core);
+	}
+	// The plugin and the controls are copied on every start, so edits in test/wordpress take effect.
+	const content = path.join(core, 'wp-content');
+	copyDir(path.join(SOURCE, 'plugin', 'esign'), path.join(content, 'plugins', 'esign'));
+	fs.mkdirSync(path.join(content, 'mu-plugins'), { recursive: true });
+	fs.copyFileSync(path.join(SOURCE, 'mu-plugins', 'esign-test.php'), path.join(content, 'mu-plugins', 'esign-test.php'));
+	await writeSamples(path.join(content, 'esign-samples'));
+
+	const db = await startMariaDb(dir, say);
+	const stops = [db.stop];
+	const stopAll = async () => {
+		for (const stop of stops.reverse()) await stop().catch(() => {});
+	};
+	try {
+		const sitePort = port || (await freePort());
+		const url = `http://127.0.0.1:${sitePort}`;
+		writeConfig(core, { url, socket: db.socket, dir });
+		const configFile = path.join(dir, 'site.json');
+		fs.writeFileSync(configFile, JSON.stringify(siteConfig(url, permalinks)));
+		const setup = spawnSync('php', [path.join(SOURCE, 'setup.php'), core, configFile], { encoding: 'utf8', cwd: core });
+		if (setup.status !== 0) throw new Error(`WordPress setup failed: ${setup.stderr || setup.stdout}`);
+		const logFile = path.join(dir, 'php-server.log');
+		const server = spawnService('php', [
+			'-d', 'opcache.enable_cli=1', '-d', 'opcache.validate_timestamps=1', '-d', 'opcache.revalidate_freq=0',
+			'-S', `127.0.0.1:${sitePort}`, '-t', core, path.join(SOURCE, 'router.php'),
+		], { logFile, cwd: core, env: { ...process.env, PHP_CLI_SERVER_WORKERS: String(workers) }, group: true });
+		stops.push(() => server.stop());
+		const apiUrl = permalinks === 'plain' ? `${url}/?rest_route=/esign/v1` : `${url}/wp-json/esign/v1`;
+		const controlUrl = (p) => (permalinks === 'plain' ? `${url}/?rest_route=/esign-test/v1${p.replace('?', '&')}` : `${url}/wp-json/esign-test/v1${p}`);
+		const deadline = Date.now() + 30000;
+		for (;;) {
+			const res = await fetch(controlUrl('/health')).catch(() => null);
+			if (res?.ok) break;
+			if (Date.now() > deadline || server.child.exitCode !== null) {
+				throw new Error(`the PHP server did not answer: ${fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').slice(-1500) : ''}`);
+			}
+			await sleep(200);
+		}
+		const keys = await (await fetch(controlUrl('/keys'))).json();
+		const { webhookSecret, ...pairs } = keys;
+		return { url, apiUrl, controlUrl, keys: pairs, webhookSecret, permalinks, dir, core, stop: stopAll };
+	} catch (e) {
+		await stopAll();
+		throw e;
+	}
+}
