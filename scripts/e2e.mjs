@@ -48,7 +48,7 @@ import {
 	sandboxModule,
 	secs,
 } from './lib/esign.mjs';
-import { EXPECTED, assert, createChecks, createLifecycle, fmtRoutes, nodeOutput, runError, sandboxCalls } from './lib/expectations.mjs';
+import { EXPECTED, assert, createChecks, createLifecycle, fmtRoutes, nodeOutput, runError, sandboxCalls, sandboxView } from './lib/expectations.mjs';
 import { ensureChromium, takeScreenshots } from './lib/screenshots.mjs';
 
 const ORDER = (process.env.E2E_LINES || '2,1').split(',').map((s) => s.trim()).filter(Boolean);
@@ -246,7 +246,7 @@ async function runLine(line, tarball) {
 				const { log, routes, failed } = await sandboxCalls(sb);
 				assert(!failed.length, `failed API calls: ${failed.join('; ')}`);
 				assert(JSON.stringify(Object.entries(routes).sort()) === JSON.stringify(Object.entries(exp.routes).sort()), `API calls ${fmtRoutes(routes)}; expected ${fmtRoutes(exp.routes)}`);
-				const note = exp.verify({ sb, runData: res.data.data.resultData.runData, outbox: sb.state.outbox.slice(outboxBefore), log });
+				const note = await exp.verify({ site: sandboxView(sb), runData: res.data.data.resultData.runData, outbox: sb.state.outbox.slice(outboxBefore), log });
 				return `success; ${fmtRoutes(routes)}; ${note}`;
 			});
 		}

@@ -40,7 +40,7 @@ import {
 	secs,
 	waitForWebhook,
 } from './lib/esign.mjs';
-import { EXPECTED, assert, createChecks, createLifecycle, fmtRoutes, nodeOutput, runError, sandboxCalls } from './lib/expectations.mjs';
+import { EXPECTED, assert, createChecks, createLifecycle, fmtRoutes, nodeOutput, runError, sandboxCalls, sandboxView } from './lib/expectations.mjs';
 import { ensureDebianPackages, postgresBinDir, serviceTempDir, startPostgres, startRedis } from './lib/services.mjs';
 
 const LINE = '2';
@@ -251,7 +251,7 @@ async function queueMode(tarball, sb) {
 			const { log, routes, failed } = await sandboxCalls(sb);
 			assert(!failed.length, `failed API calls: ${failed.join('; ')}`);
 			assert(JSON.stringify(Object.entries(routes).sort()) === JSON.stringify(Object.entries(exp.routes).sort()), `API calls ${fmtRoutes(routes)}; expected ${fmtRoutes(exp.routes)}`);
-			const note = exp.verify({ sb, runData: exec.data.resultData.runData, outbox: sb.state.outbox.slice(outboxBefore), log });
+			const note = await exp.verify({ site: sandboxView(sb), runData: exec.data.resultData.runData, outbox: sb.state.outbox.slice(outboxBefore), log });
 			return `execution ${executionId} on worker ${ranOn + 1}; ${fmtRoutes(routes)}; ${note}`;
 		});
 	}

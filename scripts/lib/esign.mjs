@@ -57,16 +57,19 @@ export function readExamples() {
 export const isManual = (wf) => wf.nodes.some((n) => n.type === 'n8n-nodes-base.manualTrigger');
 
 /**
- * Writes the examples into destDir ready to import: sample-file URLs point at the running sandbox and
+ * Writes the examples into destDir ready to import: sample-file URLs point at the running sandbox (or at
+ * `controlBase`, the test controls of another site) and
  * the eSign credential reference carries the real credential id (n8n matches by id first).
  * only: a list of workflow ids to write (default all). Returns the written file paths.
  */
-export function prepareExamples(destDir, { sandboxUrl, credentialId, only } = {}) {
+export function prepareExamples(destDir, { sandboxUrl, controlBase, credentialId, only } = {}) {
 	fs.mkdirSync(destDir, { recursive: true });
 	const written = [];
 	for (const { file, workflow } of readExamples()) {
 		if (only && !only.includes(workflow.id)) continue;
 		let text = JSON.stringify(workflow, null, 2);
+		// Another site (WordPress) serves the sandbox's controls (sample files, expiry) under controlBase.
+		if (controlBase) text = text.split(`${EXAMPLE_SANDBOX_ORIGIN}/__sandbox`).join(controlBase);
 		if (sandboxUrl && sandboxUrl !== EXAMPLE_SANDBOX_ORIGIN) text = text.split(EXAMPLE_SANDBOX_ORIGIN).join(sandboxUrl);
 		const wf = JSON.parse(text);
 		for (const node of wf.nodes) {

@@ -107,8 +107,13 @@ export const routeOf = (e) => {
 };
 
 /** API calls the sandbox logged (by route) since the log was cleared, and any that failed. */
-export async function sandboxCalls(sb) {
-	const log = (await sandboxControl(sb.url, 'GET', '/__sandbox/requests')).map((e) => ({ ...e, route: routeOf(e) }));
+export function sandboxCalls(sb) {
+	return siteCalls((p) => sandboxControl(sb.url, 'GET', `/__sandbox${p}`));
+}
+
+/** The same from any site's request log; `control(path)` reads one of its test controls. */
+export async function siteCalls(control) {
+	const log = (await control('/requests')).map((e) => ({ ...e, route: routeOf(e) }));
 	const routes = {};
 	for (const e of log) routes[e.route] = (routes[e.route] ?? 0) + 1;
 	const failed = log.filter((e) => !(e.status >= 200 && e.status < 300)).map((e) => `${e.method} ${e.path} → ${e.status}`);
@@ -128,11 +133,19 @@ export function runError(data) {
 	return `${err.node?.name ?? data?.data?.resultData?.lastNodeExecuted ?? '?'}: ${err.message}${err.description ? ` — ${err.description}` : ''}`;
 }
 
-/** What each Manual-Trigger example must make the sandbox do. */
+/** What the checks read of a site's documents: here the sandbox's memory (another site reads its API). */
+export function sandboxView(sb) {
+	return {
+		document: async (id) => sb.state.documents.get(Number(id)) ?? null,
+		documents: async () => [...sb.state.documents.values()],
+	};
+}
+
+/** What each Manual-Trigger example must make the site do (`site`: see sandboxView). */
 export const EXPECTED = {
 	esignExample0001: {
 		routes: { upload: 1, addSigner: 2, listSigners: 1, saveFields: 1, send: 1, remind: 1, listFields: 1 },
-		verify({ sb, runData, outbox }) {
+		async verify({ site, runData, outbox }) {
 			const docId = String(nodeOutput(runData, 'Upload document')[0]?.json?.id ?? '');
 			assert(docId, 'Upload document gave no id');
 			const mails = outbox.filter((m) => String(m.document_id) === docId);
@@ -140,7 +153,7 @@ export const EXPECTED = {
 			const reminded = mails.filter((m) => m.kind === 'reminder').map((m) => m.to).sort();
 			assert(JSON.stringify(invited) === JSON.stringify(['ann@example.org', 'bob@example.org']), `invitations in the outbox: ${JSON.stringify(invited)}`);
 			assert(reminded.length === 2, `reminders in the outbox: ${JSON.stringify(reminded)}`);
-			const doc = sb.state.documents.get(Number(docId));
+			const doc = await site.document(docId);
 			assert(doc?.status === 'sent', `document ${docId} status ${doc?.status}`);
 			const fields = nodeOutput(runData, 'List placed fields');
 			return `document ${docId} sent, invitations to ${invited.join(', ')}, ${reminded.length} reminders, ${fields.length} fields listed`;
@@ -148,7 +161,7 @@ export const EXPECTED = {
 	},
 	esignExample0002: {
 		routes: { listTemplates: 1, getTemplate: 1, createFromTemplate: 1 },
-		verify({ runData, outbox }) {
+		async verify({ runData, outbox }) {
 			const out = nodeOutput(runData, 'Create document from template')[0]?.json ?? {};
 			const docId = String(out.document_id ?? out.id ?? '');
 			assert(docId && out.sent === true, `Create document output: ${JSON.stringify(out).slice(0, 300)}`);
@@ -159,21 +172,23 @@ export const EXPECTED = {
 	},
 	esignExample0003: {
 		routes: { upload: 1, getDocument: 1, update: 1, getFile: 1, getAudit: 1, listDocuments: 1, stats: 1, create: 1, delete: 1 },
-		verify({ sb, runData }) {
+		async verify({ site, runData }) {
 			const docId = Number(nodeOutput(runData, 'Upload document')[0]?.json?.id);
-			assert(sb.state.documents.get(docId)?.title === 'Quarterly report (final)', `document ${docId} title ${sb.state.documents.get(docId)?.title}`);
+			const doc = await site.document(docId);
+			assert(doc?.title === 'Quarterly report (final)', `document ${docId} title ${doc?.title}`);
 			const dl = nodeOutput(runData, 'Download file')[0];
 			assert(dl?.binary?.file, `Download file has no binary "file": ${JSON.stringify(dl ?? {}).slice(0, 200)}`);
-			const placeholder = [...sb.state.documents.values()].find((d) => d.title === 'Placeholder (deleted next)');
+			const placeholder = (await site.documents()).find((d) => d.title === 'Placeholder (deleted next)');
 			assert(!placeholder, 'the placeholder draft was not deleted');
 			return `document ${docId} renamed and downloaded (${dl.binary.file.mimeType}), placeholder deleted`;
 		},
 	},
 	esignExample0004: {
 		routes: { upload: 1, addSigner: 2, listSigners: 1, saveFields: 1, send: 1 },
-		verify({ sb, runData, outbox }) {
+		async verify({ site, runData, outbox }) {
 			const docId = String(nodeOutput(runData, 'Create and send')[0]?.json?.id ?? '');
-			assert(sb.state.documents.get(Number(docId))?.status === 'sent', `document ${docId} status ${sb.state.documents.get(Number(docId))?.status}`);
+			const doc = await site.document(docId);
+			assert(doc?.status === 'sent', `document ${docId} status ${doc?.status}`);
 			const invited = outbox.filter((m) => String(m.document_id) === docId && m.kind === 'invitation').map((m) => m.to).sort();
 			assert(invited.length === 2, `invitations in the outbox: ${JSON.stringify(invited)}`);
 			return `document ${docId} sent, invitations to ${invited.join(', ')}`;
@@ -181,11 +196,12 @@ export const EXPECTED = {
 	},
 	esignExample0005: {
 		routes: { upload: 1, addSigner: 1, listSigners: 1, saveFields: 1, send: 1, expire: 1 },
-		verify({ sb, runData, log }) {
+		async verify({ site, runData, log }) {
 			const expire = log.filter((e) => e.route === 'expire');
 			assert(expire.length === 1 && expire[0].status === 200, `expire answered ${expire.map((e) => e.status)}`);
 			const docId = Number(nodeOutput(runData, 'Create and send')[0]?.json?.id);
-			assert(sb.state.documents.get(docId)?.status === 'expired', `document ${docId} status ${sb.state.documents.get(docId)?.status}`);
+			const doc = await site.document(docId);
+			assert(doc?.status === 'expired', `document ${docId} status ${doc?.status}`);
 			const out = nodeOutput(runData, 'Expire document')[0]?.json ?? {};
 			return `expire → 200, document ${docId} expired (node output ${JSON.stringify(out).slice(0, 80)})`;
 		},

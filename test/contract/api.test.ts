@@ -1,19 +1,29 @@
-/** The sandbox's own rules, checked over real HTTP against an instance on a free port. */
+/**
+ * The API contract (the spec plus the README's Reference decisions), checked over real HTTP against
+ * one site: the Node sandbox on a free port by default, or the site described in ESIGN_CONTRACT_SITE
+ * (`npm run test:wordpress` runs this same file against the WordPress test site).
+ */
 import * as crypto from 'crypto';
 import { PDFDocument } from 'pdf-lib';
 
-import type { Json, KeyName, Sandbox } from '../support';
-import { DEFAULT_WEBHOOK_SECRET, createSandbox, startRecorder } from '../support';
+import type { Json, KeyName } from '../support';
+import { DEFAULT_WEBHOOK_SECRET, describedContractSite, startRecorder } from '../support';
+import type { ContractSite } from './site';
+import { openSite } from './site';
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 
-let sb: Sandbox;
+let site: ContractSite;
+/** Sandbox-only behaviour (its HTML index, connection drops, hostile-answer presets). */
+const sandboxOnly = describedContractSite() ? test.skip : test;
 
 beforeAll(async () => {
-	sb = await createSandbox({ port: 0 });
-});
-afterAll(() => sb.close());
-beforeEach(() => control('POST', '/__sandbox/reset'));
+	site = await openSite();
+	// The sandbox starts without rate limits; another site is switched to the same before the tests.
+	await control('POST', '/rate-limits', { enabled: false });
+}, 60000);
+afterAll(() => site.close());
+beforeEach(() => control('POST', '/reset'));
 
 // ---------------------------------------------------------------- helpers
 
@@ -41,7 +51,7 @@ interface ApiOptions {
 function api(method: string, path: string, { key = 'admin', body, form, raw, secret }: ApiOptions = {}) {
 	const headers: Record<string, string> = {};
 	if (key) {
-		const pair = sb.keys[key as KeyName];
+		const pair = site.keys[key as KeyName];
 		headers['X-ESIGN-API-Key'] = pair.key;
 		headers['X-ESIGN-API-Secret'] = secret ?? pair.secret;
 	}
@@ -54,7 +64,7 @@ function api(method: string, path: string, { key = 'admin', body, form, raw, sec
 		payload = JSON.stringify(body);
 		headers['Content-Type'] = 'application/json';
 	}
-	return call(sb.apiUrl + path, { method, headers, body: payload });
+	return call(site.api(path), { method, headers, body: payload });
 }
 
 function control(method: string, path: string, body?: unknown) {
@@ -63,11 +73,11 @@ function control(method: string, path: string, body?: unknown) {
 		init.body = JSON.stringify(body);
 		init.headers = { 'Content-Type': 'application/json' };
 	}
-	return call(sb.url + path, init);
+	return call(site.control(path), init);
 }
 
 async function sample(name: string) {
-	return Buffer.from(await (await fetch(`${sb.url}/__sandbox/samples/${name}`)).arrayBuffer());
+	return Buffer.from(await (await fetch(site.control(`/samples/${name}`))).arrayBuffer());
 }
 
 async function upload(name: string, { key = 'admin', field = 'file', filename = name, title }: { key?: string; field?: string; filename?: string; title?: string } = {}) {
@@ -92,10 +102,10 @@ async function makeDraft({ signers = 1, key = 'admin', title }: { signers?: numb
 }
 
 async function tokens(documentId: string | number): Promise<string[]> {
-	return (await control('GET', `/__sandbox/signers?document_id=${documentId}`)).body.map((s) => s.token);
+	return (await control('GET', `/signers?document_id=${documentId}`)).body.map((s) => s.token);
 }
 
-const signerAction = (token: string, action: string, body: unknown = {}) => control('POST', `/__sandbox/sign/${token}/${action}`, body);
+const signerAction = (token: string, action: string, body: unknown = {}) => control('POST', `/sign/${token}/${action}`, body);
 
 // ---------------------------------------------------------------- tests
 
@@ -113,7 +123,7 @@ describe('authentication and permissions', () => {
 		expect(res.status).toBe(403);
 		expect(res.body.code).toBe('rest_forbidden');
 		expect(res.body.message).toMatch(/read-only permissions/);
-		expect((await control('GET', '/__sandbox/counters')).body.createExecuted).toBe(0);
+		expect((await control('GET', '/counters')).body.createExecuted).toBe(0);
 	});
 
 	test('ownership: other users get 403 forbidden; lists and stats are scoped', async () => {
@@ -152,7 +162,7 @@ describe('documents', () => {
 		expect(listed).not.toHaveProperty('file_hash');
 		expect(listed).not.toHaveProperty('signers');
 
-		await control('POST', '/__sandbox/clock', { offsetSeconds: 86400 * 365 });
+		await control('POST', '/clock', { offsetSeconds: 86400 * 365 });
 		const later = (await api('PUT', `/documents/${id}`, { body: { title: 'Renamed' } })).body;
 		expect(later.updated_at > doc.updated_at).toBe(true); // the moved clock stamps updates
 		expect(later.created_at).toBe(doc.created_at);
@@ -174,12 +184,12 @@ describe('documents', () => {
 		expect((await api('POST', '/documents', { body: {} })).body.code).toBe('missing_title');
 		const form = new FormData();
 		form.append('file', new Blob([await sample('a4.pdf')]), 'a4.pdf');
-		const stored = (await call(`${sb.url}/__sandbox/storage`, { method: 'POST', body: form })).body;
+		const stored = (await call(`${site.control('/storage')}`, { method: 'POST', body: form })).body;
 		const created = await api('POST', '/documents', { body: { title: 'From storage', file_path: stored.file_path } });
 		expect(created.status).toBe(201);
 		expect(created.body).toMatchObject({ status: 'draft', total_pages: '1', original_filename: 'a4.pdf' });
 		expect((await api('POST', '/documents', { body: { title: 'x', file_path: '/nope.pdf' } })).body.code).toBe('invalid_file_path');
-		await control('POST', '/__sandbox/storage/age', { file_path: stored.file_path, minutes: 16 });
+		await control('POST', '/storage/age', { file_path: stored.file_path, minutes: 16 });
 		expect((await api('POST', '/documents', { body: { title: 'x', file_path: stored.file_path } })).body.code).toBe('file_expired');
 		const empty = (await api('POST', '/documents', { body: { title: 'No file' } })).body;
 		expect(empty).toMatchObject({ total_pages: '0', original_filename: '' });
@@ -230,17 +240,29 @@ describe('uploads', () => {
 		const form = new FormData();
 		form.append('title', 'nothing');
 		expect((await api('POST', '/documents/upload', { form })).body.code).toBe('missing_file');
-		expect((await control('GET', '/__sandbox/counters')).body.uploadExecuted).toBe(3);
+		expect((await control('GET', '/counters')).body.uploadExecuted).toBe(3);
 	});
-	test('a file over 20 MB → 413 file_too_large', async () => {
+	test('a file over 20 MB → 413 file_too_large (or no file at all where the post_max_size of PHP is lower)', async () => {
 		const big = Buffer.alloc(20 * 1024 * 1024 + 1, 0x20);
 		big.write('%PDF-1.7');
 		const form = new FormData();
 		form.append('file', new Blob([big]), 'big.pdf');
 		const res = await api('POST', '/documents/upload', { form });
-		expect(res.status).toBe(413);
-		expect(res.body.code).toBe('file_too_large');
+		// A PHP site never sees a file over its post_max_size (Debian: 8M): WordPress answers "no file".
+		const limits = site.kind === 'wordpress' ? (await control('GET', '/php-limits')).body.phpLimits : null;
+		const expected = limits && limits.post_max_size <= big.length ? [400, 'missing_file'] : [413, 'file_too_large'];
+		expect([res.status, res.body.code]).toEqual(expected);
 		expect((await api('GET', '/documents')).body).toEqual([]);
+	});
+
+	test('a file over the upload_max_filesize of PHP arrives as no file on a PHP site', async () => {
+		const limits = site.kind === 'wordpress' ? (await control('GET', '/php-limits')).body.phpLimits : null;
+		if (!limits) await control('POST', '/php-limits', {}); // the sandbox simulates Debian's php.ini
+		const size = (limits?.upload_max_filesize ?? 2 * 1024 * 1024) + 1024;
+		const form = new FormData();
+		form.append('file', new Blob([new Uint8Array(await sample('contract.pdf')), new Uint8Array(size)]), 'scan.pdf');
+		const res = await api('POST', '/documents/upload', { form });
+		expect([res.status, res.body.code]).toEqual([400, 'missing_file']);
 	});
 });
 
@@ -299,7 +321,7 @@ describe('state machine', () => {
 		const sent = await api('POST', `/documents/${id}/send`);
 		expect(sent.body).toMatchObject({ sent: true });
 		expect((await api('POST', `/documents/${id}/send`)).body.code).toBe('invalid_state');
-		const outbox = (await control('GET', `/__sandbox/outbox?document_id=${id}`)).body;
+		const outbox = (await control('GET', `/outbox?document_id=${id}`)).body;
 		expect(outbox.map((m) => [m.kind, m.to])).toEqual([['invitation', 'signer1@example.com'], ['invitation', 'signer2@example.com']]);
 		expect((await api('POST', `/documents/${id}/fields`, { body: { fields: [] } })).body.code).toBe('invalid_state');
 
@@ -332,7 +354,7 @@ describe('state machine', () => {
 		const noFile = (await api('POST', '/documents', { body: { title: 'No file' } })).body;
 		await api('POST', `/documents/${noFile.id}/signers`, { body: { name: 'Ann', email: 'ann@example.com' } });
 		expect((await api('POST', `/documents/${noFile.id}/send`)).body.code).toBe('no_file');
-		expect((await control('GET', '/__sandbox/outbox')).body).toEqual([]);
+		expect((await control('GET', '/outbox')).body).toEqual([]);
 	});
 
 	test('decline sets declined_at and reason; the document is declined', async () => {
@@ -350,18 +372,18 @@ describe('state machine', () => {
 		const { id } = await makeDraft();
 		await api('POST', `/documents/${id}/send`);
 		expect((await api('POST', `/documents/${id}/expire`)).body.code).toBe('not_due');
-		await control('POST', `/__sandbox/documents/${id}/expiry`, { inSeconds: 3600 });
+		await control('POST', `/documents/${id}/expiry`, { inSeconds: 3600 });
 		const early = await api('POST', `/documents/${id}/expire`);
 		expect(early.status).toBe(400);
 		expect(early.body.code).toBe('not_due');
-		await control('POST', '/__sandbox/clock', { offsetSeconds: 7200 });
+		await control('POST', '/clock', { offsetSeconds: 7200 });
 		const expired = await api('POST', `/documents/${id}/expire`);
 		expect(expired.status).toBe(200);
 		expect(expired.body).toEqual({ expired: true, document: { id, status: 'expired' } });
 		expect((await api('POST', `/documents/${id}/expire`)).body.code).toBe('invalid_state');
 
-		const completed = (await control('POST', '/__sandbox/seed/documents', { count: 1, status: 'completed' })).body.ids[0];
-		await control('POST', `/__sandbox/documents/${completed}/expiry`, { inSeconds: -60 });
+		const completed = (await control('POST', '/seed/documents', { count: 1, status: 'completed' })).body.ids[0];
+		await control('POST', `/documents/${completed}/expiry`, { inSeconds: -60 });
 		expect((await api('POST', `/documents/${completed}/expire`)).body.code).toBe('invalid_state');
 	});
 
@@ -375,7 +397,7 @@ describe('state machine', () => {
 			expect(res.body.code).toBe('invalid_status');
 		}
 		expect((await api('PUT', `/documents/${id}`, { body: { status: 'sent' } })).body.status).toBe('sent');
-		expect((await control('GET', '/__sandbox/outbox')).body).toEqual([]);
+		expect((await control('GET', '/outbox')).body).toEqual([]);
 		expect((await api('PUT', `/documents/${id}`, { body: { status: 'draft' } })).body.status).toBe('draft');
 		await api('POST', `/documents/${id}/send`);
 		await signerAction((await tokens(id))[0], 'view');
@@ -395,15 +417,15 @@ describe('state machine', () => {
 		expect(signed.body.reminded).toEqual([]);
 		expect(signed.body.failed[0].signer_id).toBe(signers[0].id);
 		expect((await api('POST', `/documents/${id}/remind`, { body: { signer_id: 999 } })).body.code).toBe('invalid_signer');
-		const reminders = (await control('GET', `/__sandbox/outbox?document_id=${id}`)).body.filter((m) => m.kind === 'reminder');
+		const reminders = (await control('GET', `/outbox?document_id=${id}`)).body.filter((m) => m.kind === 'reminder');
 		expect(reminders.map((m) => m.to)).toEqual(['signer2@example.com']);
 	});
 });
 
 describe('listing', () => {
 	test('pagination headers, newest first, per_page limits, filters', async () => {
-		await control('POST', '/__sandbox/seed/documents', { count: 45, titlePrefix: 'Bulk' });
-		await control('POST', '/__sandbox/seed/documents', { count: 3, status: 'sent', titlePrefix: 'Pending lease' });
+		await control('POST', '/seed/documents', { count: 45, titlePrefix: 'Bulk' });
+		await control('POST', '/seed/documents', { count: 3, status: 'sent', titlePrefix: 'Pending lease' });
 		const first = await api('GET', '/documents');
 		expect(first.headers.get('x-esign-total')).toBe('48');
 		expect(first.headers.get('x-esign-totalpages')).toBe('3');
@@ -428,10 +450,10 @@ describe('listing', () => {
 });
 
 describe('rate limits', () => {
-	afterEach(() => control('POST', '/__sandbox/rate-limits', { enabled: false }));
+	afterEach(() => control('POST', '/rate-limits', { enabled: false }));
 
 	test('per IP per minute: 429 rate_limit_exceeded with Retry-After; seeding is not counted', async () => {
-		await control('POST', '/__sandbox/rate-limits', { perIpPerMinute: 3, perKeyPerHour: 1000 });
+		await control('POST', '/rate-limits', { perIpPerMinute: 3, perKeyPerHour: 1000 });
 		for (let i = 0; i < 3; i++) expect((await api('GET', '/stats')).status).toBe(200);
 		const limited = await api('GET', '/stats', { key: 'user' });
 		expect(limited.status).toBe(429);
@@ -443,13 +465,13 @@ describe('rate limits', () => {
 		expect(limited.body.message).toContain(`${wait} seconds`);
 		// Unauthenticated requests are limited too (429, not 401).
 		expect((await api('GET', '/stats', { key: null })).status).toBe(429);
-		expect((await control('POST', '/__sandbox/seed/documents', { count: 2 })).status).toBe(201);
-		await control('POST', '/__sandbox/clock', { advanceSeconds: 61 });
+		expect((await control('POST', '/seed/documents', { count: 2 })).status).toBe(201);
+		await control('POST', '/clock', { advanceSeconds: 61 });
 		expect((await api('GET', '/stats')).body.total).toBe(2);
 	});
 
 	test('per key per hour: one key is limited, another is not', async () => {
-		await control('POST', '/__sandbox/rate-limits', { perKeyPerHour: 2, perIpPerMinute: 0 });
+		await control('POST', '/rate-limits', { perKeyPerHour: 2, perIpPerMinute: 0 });
 		expect((await api('GET', '/stats')).status).toBe(200);
 		expect((await api('GET', '/stats')).status).toBe(200);
 		const limited = await api('GET', '/stats');
@@ -473,12 +495,12 @@ describe('webhooks', () => {
 	const receiverUrl = () => `${receiver.url}/hook`;
 
 	test('signed events over the exact body bytes, PHP-style escaping', async () => {
-		expect(sb.webhookSecret).toBe(DEFAULT_WEBHOOK_SECRET);
-		await control('POST', '/__sandbox/webhooks', { url: receiverUrl() });
+		expect(site.webhookSecret).toBe(DEFAULT_WEBHOOK_SECRET);
+		await control('POST', '/webhooks', { url: receiverUrl() });
 		const { id } = await makeDraft({ title: 'Lease 2024/25 für Café' });
 		await api('POST', `/documents/${id}/send`);
 		await signerAction((await tokens(id))[0], 'sign');
-		await sb.idle();
+		await site.idle();
 
 		expect(receiver.requests.map((r) => r.headers['x-esign-event'])).toEqual(['document.sent', 'document.viewed', 'document.signed', 'document.completed']);
 		for (const { headers, raw } of receiver.requests) {
@@ -496,78 +518,78 @@ describe('webhooks', () => {
 		expect(JSON.stringify(payload)).not.toBe(completed); // re-serialising would break the signature
 		const signedEvent = JSON.parse(receiver.requests[2].body);
 		expect(signedEvent.data).toMatchObject({ signer_name: 'Signer 1', signer_email: 'signer1@example.com' });
-		const deliveries = (await control('GET', '/__sandbox/webhooks')).body.deliveries;
+		const deliveries = (await control('GET', '/webhooks')).body.deliveries;
 		expect(deliveries.map((d) => d.status)).toEqual([200, 200, 200, 200]);
 	});
 
 	test('declined event carries the reason; a changed secret signs with the new key; events filter', async () => {
-		await control('POST', '/__sandbox/webhooks', { url: receiverUrl(), events: ['document.declined'] });
-		await control('POST', '/__sandbox/webhooks/secret', { secret: 'whsec_other' });
+		await control('POST', '/webhooks', { url: receiverUrl(), events: ['document.declined'] });
+		await control('POST', '/webhooks/secret', { secret: 'whsec_other' });
 		const { id } = await makeDraft();
 		await api('POST', `/documents/${id}/send`);
 		await signerAction((await tokens(id))[0], 'decline', { reason: 'Too expensive' });
-		await sb.idle();
+		await site.idle();
 		expect(receiver.requests).toHaveLength(1);
 		const payload = JSON.parse(receiver.requests[0].body);
 		expect(payload.data).toMatchObject({ document_id: Number(id), decline_reason: 'Too expensive', status: 'declined' });
 		const expected = `sha256=${crypto.createHmac('sha256', 'whsec_other').update(receiver.requests[0].raw).digest('hex')}`;
 		expect(receiver.requests[0].headers['x-esign-signature']).toBe(expected);
-		await control('POST', '/__sandbox/webhooks/secret', { secret: DEFAULT_WEBHOOK_SECRET });
+		await control('POST', '/webhooks/secret', { secret: DEFAULT_WEBHOOK_SECRET });
 	});
 
 	test('test delivery control, and an unreachable receiver is recorded as an error', async () => {
-		const delivery = (await control('POST', '/__sandbox/webhooks/test', { url: receiverUrl(), event: 'document.completed', data: { document_id: 7 } })).body;
+		const delivery = (await control('POST', '/webhooks/test', { url: receiverUrl(), event: 'document.completed', data: { document_id: 7 } })).body;
 		expect(delivery).toMatchObject({ status: 200, event: 'document.completed', error: null });
 		expect(receiver.requests[0].raw.toString()).toBe(delivery.body);
-		const dead = (await control('POST', '/__sandbox/webhooks/test', { url: 'http://127.0.0.1:1/none', event: 'document.sent', data: {} })).body;
+		const dead = (await control('POST', '/webhooks/test', { url: 'http://127.0.0.1:1/none', event: 'document.sent', data: {} })).body;
 		expect(dead.status).toBeNull();
 		expect(dead.error).toEqual(expect.any(String));
 	});
 });
 
 describe('fault injection', () => {
-	afterEach(() => control('DELETE', '/__sandbox/faults'));
+	afterEach(() => control('DELETE', '/faults'));
 
 	test('after: the handler runs once, yet the answer is a 500', async () => {
 		const { id } = await makeDraft({ signers: 2 });
-		await control('POST', '/__sandbox/faults', { method: 'POST', path: '/send', mode: 'after' });
+		await control('POST', '/faults', { method: 'POST', path: '/send', mode: 'after' });
 		const res = await api('POST', `/documents/${id}/send`);
 		expect(res.status).toBe(500);
 		expect(res.body.code).toBe('internal_error');
-		expect((await control('GET', '/__sandbox/counters')).body.sendExecuted).toBe(1);
+		expect((await control('GET', '/counters')).body.sendExecuted).toBe(1);
 		expect((await api('GET', `/documents/${id}`)).body.status).toBe('sent');
-		expect((await control('GET', `/__sandbox/outbox?document_id=${id}`)).body).toHaveLength(2);
-		const log = (await control('GET', '/__sandbox/requests')).body;
-		expect(log.at(-2)).toMatchObject({ method: 'POST', path: `/wp-json/esign/v1/documents/${id}/send`, status: 500, executed: true, key: sb.keys.admin.key });
+		expect((await control('GET', `/outbox?document_id=${id}`)).body).toHaveLength(2);
+		const log = (await control('GET', '/requests')).body;
+		expect(log.at(-2)).toMatchObject({ method: 'POST', path: `/wp-json/esign/v1/documents/${id}/send`, status: 500, executed: true, key: site.keys.admin.key });
 		// The fault is used up: the next request is real.
 		expect((await api('POST', `/documents/${id}/send`)).body.code).toBe('invalid_state');
 	});
 
 	test('before: answers without running the handler; 429 faults look like real rate limits', async () => {
 		const { id } = await makeDraft();
-		await control('POST', '/__sandbox/faults', { path: `/documents/${id}/send`, mode: 'before', status: 503 });
+		await control('POST', '/faults', { path: `/documents/${id}/send`, mode: 'before', status: 503 });
 		expect((await api('POST', `/documents/${id}/send`)).status).toBe(503);
-		await control('POST', '/__sandbox/faults', { path: '/\\/stats$/', status: 429, retryAfter: 2 });
+		await control('POST', '/faults', { path: '/\\/stats$/', status: 429, retryAfter: 2 });
 		const limited = await api('GET', '/stats');
 		expect([limited.status, limited.headers.get('retry-after'), limited.body.data.retry_after]).toEqual([429, '2', 2]);
-		expect((await control('GET', '/__sandbox/counters')).body.sendExecuted).toBe(0);
-		expect((await control('GET', '/__sandbox/requests')).body.at(-2).executed).toBe(false);
+		expect((await control('GET', '/counters')).body.sendExecuted).toBe(0);
+		expect((await control('GET', '/requests')).body.at(-2).executed).toBe(false);
 	});
 
-	test('drop-after and drop-before destroy the connection, with and without running the handler', async () => {
+	sandboxOnly('drop-after and drop-before destroy the connection, with and without running the handler', async () => {
 		const { id } = await makeDraft();
-		await control('POST', '/__sandbox/faults', { path: '/send', mode: 'drop-before' });
+		await control('POST', '/faults', { path: '/send', mode: 'drop-before' });
 		await expect(api('POST', `/documents/${id}/send`)).rejects.toThrow();
-		expect((await control('GET', '/__sandbox/counters')).body.sendExecuted).toBe(0);
-		await control('POST', '/__sandbox/faults', { path: '/send', mode: 'drop-after' });
+		expect((await control('GET', '/counters')).body.sendExecuted).toBe(0);
+		await control('POST', '/faults', { path: '/send', mode: 'drop-after' });
 		await expect(api('POST', `/documents/${id}/send`)).rejects.toThrow();
-		expect((await control('GET', '/__sandbox/counters')).body.sendExecuted).toBe(1);
+		expect((await control('GET', '/counters')).body.sendExecuted).toBe(1);
 		expect((await api('GET', `/documents/${id}`)).body.status).toBe('sent');
-		expect((await control('GET', `/__sandbox/outbox?document_id=${id}`)).body).toHaveLength(1);
+		expect((await control('GET', `/outbox?document_id=${id}`)).body).toHaveLength(1);
 	});
 
 	test('delayMs delays the answer', async () => {
-		await control('POST', '/__sandbox/faults', { path: '/stats', delayMs: 300 });
+		await control('POST', '/faults', { path: '/stats', delayMs: 300 });
 		const started = Date.now();
 		const res = await api('GET', '/stats');
 		expect(res.status).toBe(200);
@@ -601,7 +623,7 @@ describe('templates', () => {
 		expect(res.status).toBe(201);
 		expect(res.body).toMatchObject({ title: 'Lease for Tom', status: 'sent', sent: true, prefilled: true, send_error: null, id: expect.any(Number) });
 		expect(res.body.document_id).toBe(res.body.id);
-		expect(res.body.signers[0]).toMatchObject({ id: expect.any(Number), name: 'Tom Tenant', status: 'pending', signing_url: expect.stringMatching(/\/sign\/[0-9a-f]+$/) });
+		expect(res.body.signers[0]).toMatchObject({ id: expect.any(Number), name: 'Tom Tenant', status: 'pending', signing_url: expect.stringMatching(/[0-9a-f]{32}$/) });
 		const fields = (await api('GET', `/documents/${res.body.id}/fields`)).body;
 		const byName = Object.fromEntries(fields.map((f) => [f.field_name, f]));
 		expect(byName['Client name'].value).toBe('Thomas T.');
@@ -609,7 +631,7 @@ describe('templates', () => {
 		expect(byName['Appointment date'].value).toBe('');
 		expect(byName['Tenant signature'].value).toBe('');
 		expect(byName['Tenant initials'].value).toBe('');
-		expect((await control('GET', `/__sandbox/outbox?document_id=${res.body.id}`)).body).toHaveLength(1);
+		expect((await control('GET', `/outbox?document_id=${res.body.id}`)).body).toHaveLength(1);
 	});
 
 	test('send=false leaves a draft; send=true needs a signer; require_wp_login needs a site user', async () => {
@@ -651,7 +673,7 @@ describe('templates', () => {
 				],
 			},
 		});
-		const saved = await control('POST', '/__sandbox/templates', { document_id: id, name: 'Sale', owner: 'user' });
+		const saved = await control('POST', '/templates', { document_id: id, name: 'Sale', owner: 'user' });
 		expect(saved.status).toBe(201);
 		expect(saved.body.variables.map((v) => v.key)).toEqual(['buyer', 'Price']);
 		expect((await api('GET', `/templates/${saved.body.id}`, { key: 'user' })).status).toBe(200);
@@ -687,8 +709,8 @@ describe('signed file after completion', () => {
 });
 
 describe('controls and pages', () => {
-	test('samples, keys, HTML pages, reset', async () => {
-		const keys = (await control('GET', '/__sandbox/keys')).body;
+	test('samples, keys, the signing page, reset', async () => {
+		const keys = (await control('GET', '/keys')).body;
 		expect(keys.admin.key).toMatch(/^esign_/);
 		expect(keys.webhookSecret).toBe(DEFAULT_WEBHOOK_SECRET);
 		const png = await sample('photo.png');
@@ -696,14 +718,18 @@ describe('controls and pages', () => {
 		expect((await PDFDocument.load(await sample('a4.pdf'))).getPage(0).getHeight()).toBeCloseTo(841.89, 1);
 		const { id } = await makeDraft();
 		await api('POST', `/documents/${id}/send`);
-		const [token] = await tokens(id);
-		const page = await call(`${sb.url}/sign/${token}`);
+		const [signer] = (await control('GET', `/signers?document_id=${id}`)).body;
+		expect(signer.signing_url.startsWith(site.url)).toBe(true);
+		const page = await call(signer.signing_url);
 		expect(page.status).toBe(200);
 		expect(page.body).toContain('id="sign"');
-		expect((await call(`${sb.url}/`)).body).toContain(sb.apiUrl);
-		await control('POST', '/__sandbox/reset');
+		await control('POST', '/reset');
 		expect((await api('GET', '/documents')).body).toEqual([]);
-		expect((await control('GET', '/__sandbox/requests')).body).toHaveLength(1);
-		expect((await call(`${sb.url}/sign/${token}`)).status).toBe(404);
+		expect((await control('GET', '/requests')).body).toHaveLength(1);
+		expect((await call(signer.signing_url)).status).toBe(404);
+	});
+
+	sandboxOnly('the sandbox index page names the API URL', async () => {
+		expect((await call(`${site.url}/`)).body).toContain(site.api(''));
 	});
 });

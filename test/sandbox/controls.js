@@ -141,6 +141,12 @@ const router = createRouter([
 		core.state.phpLimits = null;
 		return ok({ phpLimits: null });
 	}],
+	['GET', '/__sandbox/permalinks', 'permalinks', (core) => ok({ permalinks: core.state.permalinks })],
+	['POST', '/__sandbox/permalinks', 'setPermalinks', (core, ctx) => {
+		if (!['plain', 'pretty'].includes(ctx.input.structure)) fail(400, 'invalid_data', "structure must be 'plain' or 'pretty'.");
+		core.state.permalinks = ctx.input.structure;
+		return ok({ permalinks: core.state.permalinks });
+	}],
 	['GET', '/__sandbox/rate-limits', 'rateLimits', (core) => ok({ rateLimits: core.state.rateLimits })],
 	['POST', '/__sandbox/rate-limits', 'setRateLimits', (core, ctx) => {
 		core.state.rateLimits = normalizeRateLimits(ctx.input);

@@ -19,6 +19,20 @@ const { seedTemplates } = require('./templates');
 const { getSamples } = require('./pdf');
 const { sendJson } = require('./http');
 
+/**
+ * What a WordPress site with Plain permalinks answers at /wp-json/…: it does not route the address, so its
+ * canonical redirect adds a trailing slash (301), and the address with the slash is the theme's 404 page.
+ */
+function plainPermalinkAnswer(req, res, url) {
+	if (!url.pathname.endsWith('/')) {
+		res.writeHead(301, { Location: `${url.pathname}/${url.search}`, 'X-Redirect-By': 'WordPress', 'Content-Type': 'text/html; charset=UTF-8' });
+		res.end();
+		return;
+	}
+	res.writeHead(404, { 'Content-Type': 'text/html; charset=UTF-8' });
+	res.end('<!doctype html><html><head><title>Page not found – eSign sandbox</title></head><body class="error404"><h1>Oops! That page can&rsquo;t be found.</h1></body></html>');
+}
+
 const DEFAULT_WEBHOOK_SECRET = 'whsec_sandbox_3b9f2c7e1a5d48f6b0c2e9a7d1f4c8b5';
 
 /**
@@ -49,7 +63,12 @@ async function createSandbox(opts = {}) {
 			url.pathname = `/wp-json${restRoute.startsWith('/') ? '' : '/'}${restRoute}`;
 			url.searchParams.delete('rest_route');
 		}
-		const handler = url.pathname === '/wp-json' || url.pathname.startsWith('/wp-json/') ? handleApi : handleControl;
+		const isApi = url.pathname === '/wp-json' || url.pathname.startsWith('/wp-json/');
+		if (isApi && !restRoute && state.permalinks === 'plain') {
+			plainPermalinkAnswer(req, res, url);
+			return;
+		}
+		const handler = isApi ? handleApi : handleControl;
 		handler(core, req, res, url).catch((error) => {
 			console.error('[sandbox] request failed:', error);
 			sendJson(res, 500, { code: 'internal_error', message: String(error.message), data: { status: 500 } });

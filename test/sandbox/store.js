@@ -48,6 +48,8 @@ function freshData() {
 		rateWindows: new Map(),
 		// PHP's upload_max_filesize / post_max_size in bytes, like a real site's php.ini; null = not simulated.
 		phpLimits: null,
+		// 'plain': like a WordPress site whose permalinks are set to Plain, /wp-json/ is not served.
+		permalinks: 'pretty',
 	};
 }
 

@@ -119,3 +119,13 @@ export function startRecorder(): Promise<{
 	requests: Array<{ method: string; url: string; headers: Record<string, string>; body: string; raw: Buffer }>;
 	close(): Promise<void>;
 }>;
+
+/** The site described in ESIGN_CONTRACT_SITE (set by `npm run test:wordpress`), or null for the sandbox. */
+export function describedContractSite(): {
+	kind: 'wordpress';
+	url: string;
+	apiBase: string;
+	controlBase: string;
+	keys: Record<KeyName, { key: string; secret: string }>;
+	webhookSecret: string;
+} | null;

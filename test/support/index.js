@@ -177,8 +177,18 @@ async function hostile(sb, fault) {
 	return await control(sb, 'POST', '/__sandbox/faults', { count: 1, ...fault });
 }
 
+/**
+ * The site the contract suite runs against when it is not the sandbox: JSON in ESIGN_CONTRACT_SITE
+ * ({kind, url, apiBase, controlBase, keys, webhookSecret}), set by `npm run test:wordpress`; null otherwise.
+ */
+function describedContractSite() {
+	const text = process.env.ESIGN_CONTRACT_SITE;
+	return text ? JSON.parse(text) : null;
+}
+
 module.exports = {
 	DEFAULT_WEBHOOK_SECRET,
+	describedContractSite,
 	ESIGN,
 	hostile,
 	startRecorder,
