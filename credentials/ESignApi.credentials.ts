@@ -122,7 +122,7 @@ export class ESignApi implements ICredentialType {
 				type: 'responseCode' as const,
 				properties: {
 					value: code,
-					message: `The site redirects this address elsewhere (HTTP ${code}); n8n does not follow it, so the key and secret were not sent there. Open the Site URL in a browser and use the address it ends up at (often https:// instead of http://, or with or without www.) as the Site URL.`,
+					message: `The site redirects this address elsewhere (HTTP ${code}); n8n does not follow it, so the key and secret were not sent there. Open the Site URL in a browser and use the address it ends up at (often https:// instead of http://, or with or without www.) as the Site URL. If the address is right and the site's permalinks are set to Plain, choose ?rest_route= as the REST API URL Style.`,
 				},
 			})),
 			{
@@ -146,7 +146,7 @@ export class ESignApi implements ICredentialType {
 				properties: {
 					value: 404,
 					message:
-						'No eSign API at this address (404). Check the Site URL and that the eSign plugin (Pro, with the REST API enabled) is active.',
+						'No eSign API at this address (404). Check the Site URL and that the eSign plugin (Pro, with the REST API enabled) is active. If the site\'s permalinks are set to Plain, choose ?rest_route= as the REST API URL Style (or /wp-json/ if they are not).',
 				},
 			},
 		],

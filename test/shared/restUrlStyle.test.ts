@@ -1,6 +1,6 @@
 // Sites with plain permalinks serve the REST API only as /?rest_route=/esign/v1/…: the credential's REST API URL
 // Style makes every request (query strings included), the pickers and the credential test use that form.
-import { credentialsFor, esign, harness, hostile, makeDraft, requestLog, rl, useSandbox } from '../support';
+import { control, credentialsFor, esign, harness, hostile, makeDraft, requestLog, rl, useSandbox } from '../support';
 
 const sb = useSandbox();
 
@@ -60,4 +60,29 @@ test('an HTML 404 at /wp-json/ suggests the ?rest_route= style, and the other wa
 	expect(pretty.error.description).toMatch(/set the credential's REST API URL Style to \?rest_route=/);
 	const viaPlain = await harness.runNode({ type: 'n8n-nodes-esign.eSign', parameters: { resource: 'stats', operation: 'get' }, credentials: plain() });
 	expect(viaPlain.error.description).toMatch(/set the credential's REST API URL Style to \/wp-json\//);
+});
+
+describe('a site whose permalinks are set to Plain (as WordPress answers /wp-json/ there)', () => {
+	beforeEach(() => control(sb, 'POST', '/__sandbox/permalinks', { structure: 'plain' }));
+	afterEach(() => control(sb, 'POST', '/__sandbox/permalinks', { structure: 'pretty' }));
+
+	test('the /wp-json/ style names the cause: WordPress redirects to the same address with a slash', async () => {
+		const before = (await requestLog(sb)).length;
+		const res = await esign(sb, { resource: 'document', operation: 'create', title: 'Not sent anywhere' });
+		expect(res.error.message).toBe(`The site does not serve its REST API under /wp-json/ (it redirects ${sb.apiUrl}/documents to the same address with a slash)`);
+		expect(res.error.description).toMatch(/set the credential's REST API URL Style to \?rest_route= \(Plain Permalinks\)/);
+		expect(res.error.description).toMatch(/the POST was not carried out/);
+		// Nothing reached the API (the redirect came from WordPress's routing, not from the plugin).
+		expect((await requestLog(sb)).length).toBe(before);
+		expect(sb.state.documents.size).toBe(0);
+	});
+
+	test('the credential test says so too, and the ?rest_route= style works', async () => {
+		const pretty = await harness.testCredential(credentialsFor(sb));
+		expect(pretty.status).toBe('Error');
+		expect(pretty.message).toMatch(/HTTP 301.*choose \?rest_route= as the REST API URL Style/);
+		expect((await harness.testCredential(plain())).status).toBe('OK');
+		const viaPlain = await harness.runNode({ type: 'n8n-nodes-esign.eSign', parameters: { resource: 'stats', operation: 'get' }, credentials: plain() });
+		expect(viaPlain.items[0].json).toMatchObject({ total: 0 });
+	});
 });
