@@ -453,6 +453,8 @@ describe('rate limits', () => {
 	afterEach(() => control('POST', '/rate-limits', { enabled: false }));
 
 	test('per IP per minute: 429 rate_limit_exceeded with Retry-After; seeding is not counted', async () => {
+		// Fixed clock-minute windows: start 5 s into a minute, so the whole test stays in one window.
+		await control('POST', '/clock', { offsetSeconds: 5 - (Math.floor(Date.now() / 1000) % 60) });
 		await control('POST', '/rate-limits', { perIpPerMinute: 3, perKeyPerHour: 1000 });
 		for (let i = 0; i < 3; i++) expect((await api('GET', '/stats')).status).toBe(200);
 		const limited = await api('GET', '/stats', { key: 'user' });
@@ -471,12 +473,16 @@ describe('rate limits', () => {
 	});
 
 	test('per key per hour: one key is limited, another is not', async () => {
+		// Fixed clock-hour windows: put the site clock 10 minutes into an hour, so the wait is 50 minutes.
+		const intoHour = Math.floor(Date.now() / 1000) % 3600;
+		await control('POST', '/clock', { offsetSeconds: 600 - intoHour });
 		await control('POST', '/rate-limits', { perKeyPerHour: 2, perIpPerMinute: 0 });
 		expect((await api('GET', '/stats')).status).toBe(200);
 		expect((await api('GET', '/stats')).status).toBe(200);
 		const limited = await api('GET', '/stats');
 		expect(limited.status).toBe(429);
-		expect(limited.body.data.retry_after).toBeGreaterThan(60);
+		expect(limited.body.data.retry_after).toBeGreaterThan(2990);
+		expect(limited.body.data.retry_after).toBeLessThanOrEqual(3000);
 		expect((await api('GET', '/stats', { key: 'user' })).status).toBe(200);
 	});
 });
