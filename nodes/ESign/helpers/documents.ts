@@ -1,8 +1,10 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { randomBytes } from 'crypto';
+
 import type { ESignRequestOptions } from '../../shared/transport';
-import { eSignApiRequest } from '../../shared/transport';
+import { eSignApiRequest, readableClassOf } from '../../shared/transport';
 import { detectFileType } from '../../shared/documentFile';
 import { fileStem, uploadForm } from './utils';
 
@@ -18,11 +20,14 @@ export async function uploadBinary(
 	requestOptions: ESignRequestOptions,
 ): Promise<IDataObject> {
 	const binaryData = this.helpers.assertBinaryData(i, binaryPropertyName);
-	const buffer = await this.helpers.getBinaryDataBuffer(i, binaryPropertyName);
-	const detected = detectFileType(buffer);
+	// Stored binary data (filesystem, S3) is read as a stream, twice: once to check it, once to send it.
+	const stored = binaryData.id ? await scanStoredBinary.call(this, binaryData.id) : undefined;
+	const buffer = stored ? undefined : await this.helpers.getBinaryDataBuffer(i, binaryPropertyName);
+	const ends = stored ? stored.ends : (buffer as Buffer);
+	const detected = detectFileType(ends);
 	const shownName = binaryData.fileName ?? binaryPropertyName;
 	if (!detected) {
-		const looksLikePdf = buffer.subarray(0, 5).toString('latin1') === '%PDF-';
+		const looksLikePdf = ends.subarray(0, 5).toString('latin1') === '%PDF-';
 		throw new NodeOperationError(
 			this.getNode(),
 			looksLikePdf
@@ -37,9 +42,63 @@ export async function uploadBinary(
 	}
 	let fileName = binaryData.fileName ?? `document.${detected.extension}`;
 	if (!/\.[A-Za-z0-9]+$/.test(fileName)) fileName += `.${detected.extension}`;
+	const documentTitle = title.trim() || fileStem(fileName);
+	const id = binaryData.id;
+	if (stored && id && stored.readable) {
+		const Readable = stored.readable;
+		const body = streamedUploadForm(stored.size, fileName, detected.mimeType, documentTitle);
+		return (await eSignApiRequest.call(this, 'POST', '/documents/upload', {
+			...requestOptions,
+			expect: ['id'],
+			streamBody: {
+				contentType: body.contentType,
+				length: body.length,
+				fileBytes: stored.size,
+				open: () =>
+					Readable.from(
+						(async function* (helpers) {
+							yield body.head;
+							for await (const chunk of await helpers.getBinaryStream(id)) yield chunk as Buffer;
+							yield body.tail;
+						})(this.helpers),
+					),
+			},
+		})) as IDataObject;
+	}
+	const bytes = buffer ?? (await this.helpers.getBinaryDataBuffer(i, binaryPropertyName));
 	return (await eSignApiRequest.call(this, 'POST', '/documents/upload', {
 		...requestOptions,
 		expect: ['id'],
-		body: uploadForm(buffer, fileName, detected.mimeType, title.trim() || fileStem(fileName)),
+		body: uploadForm(bytes, fileName, detected.mimeType, documentTitle),
 	})) as IDataObject;
+}
+
+/** Size, first bytes and last KB of stored binary data (all detectFileType needs), read as a stream. */
+async function scanStoredBinary(this: IExecuteFunctions, id: string) {
+	const stream = await this.helpers.getBinaryStream(id);
+	let size = 0;
+	let head: Buffer = Buffer.alloc(0);
+	let tail: Buffer = Buffer.alloc(0);
+	for await (const piece of stream) {
+		const chunk = piece as Buffer;
+		if (head.length < 16) head = Buffer.concat([head, chunk.subarray(0, 16 - head.length)]);
+		// Copies of the last KB only: a view would keep each whole chunk alive.
+		tail = Buffer.from(chunk.length >= 1024 ? chunk.subarray(chunk.length - 1024) : Buffer.concat([tail, chunk]).subarray(-1024));
+		size += chunk.length;
+	}
+	return { size, ends: size <= 16 ? head : Buffer.concat([head, tail]), readable: readableClassOf(stream) };
+}
+
+/** The multipart body around the file for a streamed upload: the same fields a FormData would send. */
+function streamedUploadForm(fileBytes: number, fileName: string, mimeType: string, title: string) {
+	const boundary = `----n8nESign${randomBytes(12).toString('hex')}`;
+	// As browsers do (HTML's multipart rules): quotes and line breaks in a name are percent-encoded.
+	const quoted = (text: string) => text.replace(/"/g, '%22').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+	const head = Buffer.from(
+		(title ? `--${boundary}\r\nContent-Disposition: form-data; name="title"\r\n\r\n${title}\r\n` : '') +
+			`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${quoted(fileName)}"\r\nContent-Type: ${mimeType}\r\n\r\n`,
+		'utf8',
+	);
+	const tail = Buffer.from(`\r\n--${boundary}--\r\n`, 'utf8');
+	return { contentType: `multipart/form-data; boundary=${boundary}`, length: head.length + fileBytes + tail.length, head, tail };
 }

@@ -40,9 +40,86 @@ export interface ESignRequestOptions {
 	 * The caller reads it (see documentFile.ts); `expect` is not applied to it.
 	 */
 	rawJsonBody?: boolean;
+	/**
+	 * A successful answer that starts like a JSON object comes back unread, as a JsonStream: a large
+	 * document file then never sits in memory whole (see documentFile.ts, which reads and checks it).
+	 * Any other answer is read whole and handled as usual. `expect` is not applied to the stream.
+	 */
+	streamJsonBody?: boolean;
+	/**
+	 * A multipart body sent as a stream (a large upload is then never in memory whole). `open()` makes a
+	 * fresh stream for each attempt: a 429 is the one answer after which a write is sent again.
+	 */
+	streamBody?: StreamBody;
+}
+
+export interface StreamBody {
+	contentType: string;
+	length: number;
+	/** Bytes of the file inside, for the errors about a site's upload limits. */
+	fileBytes: number;
+	open(): unknown;
 }
 
 const isJsonSpace = (byte: number) => byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
+
+/** An answer handed over unread: its chunks, and how to make a Node stream of other chunks. */
+export interface JsonStream {
+	chunks: AsyncIterable<Buffer>;
+	/** A Readable of `source` (made with the class of n8n's own response stream; nodes cannot import one). */
+	toReadable(source: AsyncIterable<Buffer>): unknown;
+}
+
+interface StreamLike {
+	pipe: unknown;
+	[Symbol.asyncIterator](): AsyncIterator<Buffer | string>;
+}
+
+const isStreamLike = (value: unknown): value is StreamLike =>
+	typeof value === 'object' && value !== null && typeof (value as StreamLike).pipe === 'function' && Symbol.asyncIterator in value;
+
+/** Node's Readable class, found up the class chain of a stream (IncomingMessage, Gunzip, ReadStream, …). */
+export function readableClassOf(stream: object): { from(source: AsyncIterable<Buffer>): unknown } | undefined {
+	for (let c: unknown = stream.constructor; typeof c === 'function'; c = Object.getPrototypeOf(c)) {
+		const candidate = c as { name?: string; from?: unknown };
+		if (candidate.name === 'Readable' && typeof candidate.from === 'function') return candidate as { from(source: AsyncIterable<Buffer>): unknown };
+	}
+	return undefined;
+}
+
+const toBuffer = (chunk: Buffer | string) => (typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+
+async function readAll(iterator: AsyncIterator<Buffer | string>, first?: Buffer): Promise<Buffer> {
+	const chunks = first ? [first] : [];
+	for (let next = await iterator.next(); !next.done; next = await iterator.next()) chunks.push(toBuffer(next.value));
+	return Buffer.concat(chunks);
+}
+
+/**
+ * A streamed answer: a successful one whose first byte opens a JSON object is handed over unread (the
+ * first chunk put back in front); anything else is read whole, to be handled like any answer.
+ */
+async function takeStream(body: StreamLike, status: number): Promise<JsonStream | Buffer> {
+	const iterator = body[Symbol.asyncIterator]();
+	let first = await iterator.next();
+	while (!first.done && toBuffer(first.value).length === 0) first = await iterator.next();
+	if (first.done) return Buffer.alloc(0);
+	const head = toBuffer(first.value);
+	let i = 0;
+	while (i < head.length && isJsonSpace(head[i])) i++;
+	const Readable = readableClassOf(body);
+	if (status >= 300 || head[i] !== 0x7b || !Readable) return await readAll(iterator, head);
+	return {
+		chunks: {
+			async *[Symbol.asyncIterator]() {
+				yield head;
+				for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield toBuffer(next.value);
+			},
+		},
+		toReadable: (source) => Readable.from(source),
+	};
+}
+
 
 /** First and last non-space bytes are { and }: worth handing over unparsed. */
 function looksLikeJsonObject(bytes: Buffer): boolean {
@@ -97,14 +174,17 @@ export async function eSignApiRequestFull<T = unknown>(
 	const maxWait = options.maxRateLimitWait ?? DEFAULT_MAX_RATE_LIMIT_WAIT_SECONDS;
 	const timeoutSeconds = options.timeout ?? 30;
 	const isForm = options.body instanceof FormData;
+	const streamBody = options.streamBody;
 	const request: IHttpRequestOptions = {
 		method,
 		url: apiRoot + endpoint,
 		qs: options.qs,
-		headers: { Accept: 'application/json' },
-		json: !isForm,
+		headers: streamBody
+			? { Accept: 'application/json', 'Content-Type': streamBody.contentType, 'Content-Length': String(streamBody.length) }
+			: { Accept: 'application/json' },
+		json: !isForm && !streamBody,
 		// The raw text (or bytes): this module decides what is JSON (n8n would hand back HTML as a "result").
-		encoding: options.rawJsonBody === true ? 'arraybuffer' : 'text',
+		encoding: options.streamJsonBody === true ? 'stream' : options.rawJsonBody === true ? 'arraybuffer' : 'text',
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 		disableFollowRedirect: true,
@@ -120,7 +200,7 @@ export async function eSignApiRequestFull<T = unknown>(
 		itemIndex: options.itemIndex,
 		secrets,
 		timeoutSeconds,
-		fileBytes: isForm ? formFileBytes(options.body as FormData) : undefined,
+		fileBytes: streamBody ? streamBody.fileBytes : isForm ? formFileBytes(options.body as FormData) : undefined,
 	};
 
 	let waited = 0;
@@ -135,6 +215,7 @@ export async function eSignApiRequestFull<T = unknown>(
 	};
 	for (;;) {
 		let response: ESignFullResponse<unknown>;
+		if (streamBody) request.body = streamBody.open() as IDataObject;
 		try {
 			response = (await this.helpers.httpRequestWithAuthentication.call(
 				this,
@@ -154,7 +235,19 @@ export async function eSignApiRequestFull<T = unknown>(
 			throw redirectError(info, status, header(response.headers, 'location'), API_PATH);
 		}
 		const contentType = header(response.headers, 'content-type') ?? '';
-		const raw: unknown = response.body;
+		let raw: unknown = response.body;
+		if (isStreamLike(raw)) {
+			let taken: JsonStream | Buffer;
+			try {
+				taken = await takeStream(raw, status);
+			} catch (cause) {
+				// The connection broke while the answer was read.
+				if (await retryRead()) continue;
+				throw networkError(info, cause as Parameters<typeof networkError>[1]);
+			}
+			if (!Buffer.isBuffer(taken)) return { body: taken as T, headers: response.headers, statusCode: status };
+			raw = taken;
+		}
 		if (Buffer.isBuffer(raw) && status < 300 && looksLikeJsonObject(raw)) {
 			return { body: raw as T, headers: response.headers, statusCode: status };
 		}

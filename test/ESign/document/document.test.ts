@@ -4,6 +4,7 @@ import {
 	clearLog,
 	control,
 	esign,
+	hostile,
 	makeDraft,
 	requestLines,
 	rl,
@@ -315,6 +316,15 @@ describe('Document → Download and Get Audit Trail', () => {
 		expect(item.binary.data.fileName).toBe('lease.pdf');
 		expect(item.binary.data.mimeType).toBe('application/pdf');
 		expect((await res.binary(0, 'data')).equals(original)).toBe(true);
+	});
+
+	test('an answer cut off in the middle of the content fails the item (it is read as it arrives, never trusted)', async () => {
+		const doc = await upload(sb, await sample(sb, 'contract.pdf'), 'lease.pdf', 'Lease');
+		const whole = JSON.stringify((await api(sb, 'GET', `/documents/${doc.id}/file`)).body);
+		await hostile(sb, { path: `/documents/${doc.id}/file`, raw: { status: 200, headers: { 'Content-Type': 'application/json; charset=UTF-8' }, body: whole.slice(0, Math.floor(whole.length / 2)) } });
+		const res = await esign(sb, { resource: 'document', operation: 'download', documentId: rl(doc.id) });
+		expect(res.error?.message).toBe(`Item 0: the site's answer for the file of document ${doc.id} is not the eSign API's JSON (it ends before the JSON object does (cut off))`);
+		expect(res.items).toHaveLength(0);
 	});
 
 	test('the File Name option renames the output file', async () => {
