@@ -134,6 +134,8 @@ async function handleApi(core, req, res, url) {
 		url: req.url, // as sent: /wp-json/… or /?rest_route=/…
 		status: null,
 		key: req.headers['x-esign-api-key'] || null,
+		// PHP under Apache's mod_php finds no files in a chunked multipart body: uploads must carry a length.
+		contentLength: req.headers['content-length'] === undefined ? null : Number(req.headers['content-length']),
 		at: ts(core),
 		executed: false,
 		route: null,

@@ -11,6 +11,7 @@ import {
 	ESIGN,
 	makeDraft,
 	requestLines,
+	requestLog,
 	rl,
 	sample,
 	useSandbox,
@@ -219,4 +220,19 @@ describe('binary round trip', () => {
 			});
 		}
 	}
+
+	test('a stored file (filesystem mode) is uploaded as a stream with its Content-Length, title and name as a form would send them', async () => {
+		const bytes = await sample(sb, 'contract.pdf');
+		await clearLog(sb);
+		const input = [{ json: {}, binary: { data: { data: bytes, fileName: 'Q3 "final".pdf', mimeType: 'application/pdf' } } }];
+		const up = await esign(sb, { resource: 'document', operation: 'upload', title: 'Lease für Café' }, { input, binaryMode: 'filesystem' });
+		expect(up.error).toBeUndefined();
+		expect(up.items[0].json).toMatchObject({ title: 'Lease für Café', original_filename: 'Q3 %22final%22.pdf', total_pages: '2' });
+		const [entry] = await requestLog(sb);
+		// Multipart overhead on top of the file: the length was known up front, never chunked.
+		expect(entry.contentLength).toBeGreaterThan(bytes.length);
+		expect(entry.contentLength).toBeLessThan(bytes.length + 600);
+		const stored = sb.state.documents.get(Number(up.items[0].json.id));
+		expect(stored.file.data.equals(bytes)).toBe(true);
+	});
 });
