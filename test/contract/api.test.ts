@@ -9,21 +9,17 @@ import { PDFDocument } from 'pdf-lib';
 import type { Json, KeyName } from '../support';
 import { DEFAULT_WEBHOOK_SECRET, describedContractSite, startRecorder } from '../support';
 import type { ContractSite } from './site';
-import { openSite } from './site';
+import { useContractSite } from './site';
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 
+const getSite = useContractSite();
 let site: ContractSite;
+beforeAll(() => {
+	site = getSite();
+});
 /** Sandbox-only behaviour (its HTML index, connection drops, hostile-answer presets). */
 const sandboxOnly = describedContractSite() ? test.skip : test;
-
-beforeAll(async () => {
-	site = await openSite();
-	// The sandbox starts without rate limits; another site is switched to the same before the tests.
-	await control('POST', '/rate-limits', { enabled: false });
-}, 60000);
-afterAll(() => site.close());
-beforeEach(() => control('POST', '/reset'));
 
 // ---------------------------------------------------------------- helpers
 

@@ -8,16 +8,13 @@ import { PDFDocument } from 'pdf-lib';
 import type { Json } from '../support';
 import { ESIGN, harness } from '../support';
 import type { ContractSite } from './site';
-import { credentialFor, openSite } from './site';
+import { credentialFor, useContractSite } from './site';
 
+const getSite = useContractSite();
 let site: ContractSite;
-
-beforeAll(async () => {
-	site = await openSite();
-	await control('POST', '/rate-limits', { enabled: false });
-}, 60000);
-afterAll(() => site.close());
-beforeEach(() => control('POST', '/reset'));
+beforeAll(() => {
+	site = getSite();
+});
 
 async function control(method: string, path: string, body?: unknown): Promise<Json> {
 	const res = await fetch(site.control(path), {

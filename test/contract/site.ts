@@ -63,3 +63,22 @@ export const credentialFor = (site: ContractSite, who: KeyName = 'admin') => ({
 	apiSecret: site.keys[who].secret,
 	webhookSecret: site.webhookSecret,
 });
+
+/**
+ * The suite's hooks: open the site before the tests (rate limits off, as the sandbox starts), reset it
+ * before each test, close it after. Returns a getter for the open site.
+ */
+export function useContractSite(): () => ContractSite {
+	let site: ContractSite;
+	const post = async (path: string, body?: unknown) =>
+		await fetch(site.control(path), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body ?? {}) });
+	beforeAll(async () => {
+		site = await openSite();
+		await post('/rate-limits', { enabled: false });
+	}, 60000);
+	afterAll(() => site.close());
+	beforeEach(async () => {
+		await post('/reset');
+	});
+	return () => site;
+}

@@ -218,15 +218,7 @@ function esign_api_create(WP_REST_Request $r, array $auth) {
 		$path = esign_secure_path($input['file_path']);
 		if (!$path) esign_fail(400, 'invalid_file_path', 'The file path is not a file in the secure storage.');
 		if (esign_time() - filemtime($path) > 15 * 60) esign_fail(400, 'file_expired', 'The file was uploaded more than 15 minutes ago. Upload it again.');
-		$bytes = file_get_contents($path);
-		$kind = esign_detect_type($bytes);
-		if (!$kind) esign_fail(400, 'invalid_file_type', 'Only PDF, PNG and JPG files are accepted.');
-		try {
-			$pages = esign_count_pages($bytes, $kind);
-		} catch (Throwable $e) {
-			esign_fail(400, 'invalid_file_type', 'The PDF file could not be read.');
-		}
-		$file = ['bytes' => $bytes, 'kind' => $kind, 'pages' => $pages, 'hash' => hash('sha256', $bytes)];
+		$file = esign_check_file(file_get_contents($path));
 		$filename = preg_replace('~^[0-9a-f]{16}-~', '', wp_basename($path));
 	}
 	$original = esign_is_text($input['original_filename'] ?? null) ? $input['original_filename'] : $filename;

@@ -219,7 +219,13 @@ function esign_read_upload(?array $file): array {
 	$size = filesize($file['tmp_name']);
 	if ($size === 0) esign_fail(400, 'missing_file', 'No file was uploaded. Send it as the multipart/form-data field "file".');
 	if ($size > ESIGN_MAX_UPLOAD) esign_fail(413, 'file_too_large', 'The file is larger than the 20 MB limit.');
-	$bytes = file_get_contents($file['tmp_name']);
+	$checked = esign_check_file(file_get_contents($file['tmp_name']));
+	$filename = (string) ($file['name'] ?? '') ?: 'document.' . ESIGN_FILE_KINDS[$checked['kind']]['ext'];
+	return $checked + ['filename' => wp_basename($filename)];
+}
+
+/** A file's type by content and its pages: ['bytes', 'kind', 'pages', 'hash'], or 400 invalid_file_type. */
+function esign_check_file(string $bytes): array {
 	$kind = esign_detect_type($bytes);
 	if (!$kind) esign_fail(400, 'invalid_file_type', 'Only PDF, PNG and JPG files are accepted.');
 	try {
@@ -227,8 +233,7 @@ function esign_read_upload(?array $file): array {
 	} catch (Throwable $e) {
 		esign_fail(400, 'invalid_file_type', 'The PDF file could not be read.');
 	}
-	$filename = (string) ($file['name'] ?? '') ?: 'document.' . ESIGN_FILE_KINDS[$kind]['ext'];
-	return ['bytes' => $bytes, 'kind' => $kind, 'pages' => $pages, 'hash' => hash('sha256', $bytes), 'filename' => wp_basename($filename)];
+	return ['bytes' => $bytes, 'kind' => $kind, 'pages' => $pages, 'hash' => hash('sha256', $bytes)];
 }
 
 // ---------------------------------------------------------------- users and access
