@@ -6,6 +6,7 @@
 //   - real n8n 2.41.1 executing every Manual-Trigger example against the site;
 //   - the eSign Trigger activated and fired by a real wp_remote_post delivery after a signer signs on the
 //     WordPress signing page, with the signed PDF attached; a forged delivery answered 401;
+//   - the polling example (eSign Status Trigger) activated: a document signed between polls, one execution;
 //   - then the same site with Plain permalinks: the contract suite and the examples again through
 //     ?rest_route=, and the /wp-json/ style refused with a message that names the cause.
 // Prints PASS/FAIL per check and ends with the line `N passed, M failed`; exits 1 on any failure.
@@ -16,7 +17,9 @@ import os from 'node:os';
 import path from 'node:path';
 import {
 	ROOT,
+	activateWorkflow,
 	createApiKey,
+	deactivateWorkflow,
 	ensureCredential,
 	ensureRuntime,
 	executeWorkflow,
@@ -29,7 +32,7 @@ import {
 	startN8n,
 	testCredential,
 } from './lib/runtime.mjs';
-import { CREDENTIAL, TRIGGER_WORKFLOW_ID, activateTrigger, buildAndPack, isManual, prepareExamples, readExamples, secs } from './lib/esign.mjs';
+import { CREDENTIAL, STATUS_TRIGGER_WORKFLOW_ID, TRIGGER_WORKFLOW_ID, activateTrigger, buildAndPack, isManual, prepareExamples, readExamples, secs } from './lib/esign.mjs';
 import { EXPECTED, assert, createChecks, createLifecycle, fmtRoutes, nodeOutput, runError, siteCalls } from './lib/expectations.mjs';
 import { startWordPress } from './lib/wordpress.mjs';
 
@@ -236,6 +239,52 @@ async function triggerChecks({ tag, wp, u, client, n8n, apiKey }) {
 	});
 }
 
+/** The polling example (every minute) against the site: a document signed after its first poll → one execution. */
+async function pollingCheck({ tag, wp, u, client, n8n, apiKey }) {
+	await check(`${tag} polling example: a document signed on WordPress between polls gives exactly one execution, with the signed PDF`, async () => {
+		const executions = () => listExecutionsWithData(n8n.url, apiKey, { workflowId: STATUS_TRIGGER_WORKFLOW_ID, includeData: true });
+		const polls = async () => (await control(u, 'GET', '/requests')).filter((r) => r.method === 'GET' && r.path.endsWith('/stats')).length;
+		const waitForPoll = async (count) => {
+			const deadline = Date.now() + 150000;
+			while ((await polls()) <= count) {
+				assert(Date.now() < deadline, 'no poll (GET /stats) within 150 s');
+				await sleep(1000);
+			}
+		};
+		await control(u, 'DELETE', '/requests');
+		const activatedAt = Date.now();
+		await activateWorkflow(client, STATUS_TRIGGER_WORKFLOW_ID);
+		try {
+			await waitForPoll(0); // the first poll records what exists
+			assert((await executions()).length === 0, 'the first poll started an execution');
+			const docId = await sentDocument(wp, u, 'Polled on WordPress');
+			await signOnPage(wp, u, docId);
+			const deadline = Date.now() + 150000;
+			let list;
+			for (;;) {
+				list = await executions();
+				if (list.length > 0 && list.every((e) => e.finished || ['success', 'error', 'crashed', 'canceled'].includes(e.status))) break;
+				assert(Date.now() < deadline, `no finished execution within 150 s of signing (${list.length} executions)`);
+				await sleep(1000);
+			}
+			const detectedIn = Date.now() - activatedAt;
+			await waitForPoll(await polls()); // one more poll: nothing new may run
+			await sleep(3000);
+			list = await executions();
+			assert(list.length === 1, `${list.length} executions of the polling workflow, expected exactly 1`);
+			const exec = list[0];
+			assert(exec.status === 'success', `execution ${exec.id} status ${exec.status}: ${runError(exec)}`);
+			const items = nodeOutput(exec.data?.resultData?.runData, 'eSign Status Trigger');
+			assert(items.length === 1 && items[0].json.event === 'document.completed' && String(items[0].json.document?.id) === docId, `items: ${JSON.stringify(items.map((i) => i.json)).slice(0, 300)}`);
+			const bin = items[0].binary && Object.values(items[0].binary)[0];
+			assert(bin?.mimeType === 'application/pdf', `binary: ${JSON.stringify(bin ?? null).slice(0, 200)}`);
+			return `execution ${exec.id} ${secs(detectedIn)} after activation, document ${docId}, ${bin.fileName}; the next poll started none`;
+		} finally {
+			await deactivateWorkflow(client, STATUS_TRIGGER_WORKFLOW_ID).catch(() => {});
+		}
+	});
+}
+
 // ---------------------------------------------------------------- main
 
 async function main() {
@@ -301,6 +350,7 @@ async function main() {
 	await control(pretty, 'POST', '/reset');
 	await runExamples({ tag, wp, u: pretty, userFolder, credentialId: credential.id });
 	await triggerChecks({ tag, wp, u: pretty, client, n8n, apiKey });
+	await pollingCheck({ tag, wp, u: pretty, client, n8n, apiKey });
 
 	// Plain permalinks: WordPress then serves the API only as ?rest_route=.
 	const switched = await check('the site switched to Plain permalinks: /wp-json/ redirects (301, WordPress canonical), ?rest_route= answers', async () => {
