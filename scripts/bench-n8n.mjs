@@ -1,15 +1,17 @@
 #!/usr/bin/env node
 // `npm run bench:n8n`: the package's speed and memory in REAL n8n (the `.n8n-runtime/` install), each figure a
 // ratio against a baseline measured in the same run, against the sandbox on free 127.0.0.1 ports.
-//   P1  Return All over 5,000 documents vs a raw page loop (and the request count: 50)
+//   P1  Return All over 5,000 documents vs a raw page loop (and the request count: 50), and vs n8n's HTTP Request
+//       node paginating the same pages
 //   P2  1,000 × Document Get vs the HTTP Request node with plain headers, with the eSign credential, and a raw
-//       keep-alive fetch loop
+//       keep-alive fetch loop; and both nodes again against a server that sends one stored answer
 //   P3  peak RSS growth of `n8n execute` downloading / uploading a PDF of 1, 5, 10 and 20 MB, per file size
 //   P4  median round trip of 500 signed deliveries to an active eSign Trigger, verifying vs skipping verification
+//       (again on an instance whose expression engine creates no isolate it does not need: P4_VARIANTS)
 //   P5  a burst of items over the site's per-minute limit: run time vs the limit's floor, every item succeeding
 // Prints one line per figure (ratio and both absolute values), writes bench/results/n8n-<version>-<time>.json.
 // Env: BENCH_LINES=2 (or 2,1), BENCH_REPS=3 (median of runs for P1/P2), BENCH_SKIP=P5,P3 (skip figures),
-//      BENCH_CPU_PROF=<dir> (a CPU profile of each `n8n execute`).
+//      BENCH_CPU_PROF=<dir> (a CPU profile of each `n8n execute` and of the n8n server).
 // It is a benchmark, not a test: it exits 1 only when a run fails functionally (an error, a wrong count).
 import crypto from 'node:crypto';
 import { spawn } from 'node:child_process';
@@ -43,6 +45,11 @@ const REPS = Number(process.env.BENCH_REPS || 3);
 const SKIP = new Set((process.env.BENCH_SKIP || '').split(',').map((s) => s.trim().toUpperCase()).filter(Boolean));
 const RESULTS_DIR = path.join(ROOT, 'bench', 'results');
 const MB = 1024 * 1024;
+// P4 is measured again on an instance started with these n8n settings (see runLine).
+const P4_VARIANTS = {
+	2: { env: { N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' }, text: 'N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true' },
+	1: { env: { N8N_EXPRESSION_ENGINE: 'legacy' }, text: 'N8N_EXPRESSION_ENGINE=legacy' },
+};
 const say = (...a) => console.log('[bench:n8n]', ...a);
 let functionalFailures = 0;
 
@@ -77,9 +84,22 @@ const items = (count) => node('Items', 'n8n-nodes-base.code', 2, { jsCode: `retu
 const cred = (credentialId) => ({ credentials: { [CREDENTIAL.type]: { id: String(credentialId), name: CREDENTIAL.name } } });
 const rl = (value) => ({ __rl: true, mode: 'id', value: String(value) });
 
-function workflows({ sb, credentialId, docId, count }) {
+function workflows({ sb, credentialId, docId, count, constant }) {
 	const url = `${sb.apiUrl}/documents/${docId}`;
 	return {
+		// The same two Gets against a server that answers every request with the same stored bytes: what is left
+		// is the nodes' and n8n's own work per request, without the sandbox's.
+		constGet: chain('benchConstGet00001', 'bench: eSign Document Get, constant answer', [manual(), items(count), node('Measured', NODE_TYPES.action, 1, { resource: 'document', operation: 'get', documentId: rl(docId) }, cred(constant.credentialId))]),
+		constHttp: chain('benchConstHttp0001', 'bench: HTTP Request, plain headers, constant answer', [
+			manual(),
+			items(count),
+			node('Measured', 'n8n-nodes-base.httpRequest', 4.2, {
+				url: `${constant.url}/wp-json/esign/v1/documents/${docId}`,
+				sendHeaders: true,
+				headerParameters: { parameters: [{ name: 'X-ESIGN-API-Key', value: sb.keys.admin.key }, { name: 'X-ESIGN-API-Secret', value: sb.keys.admin.secret }] },
+				options: {},
+			}),
+		]),
 		get: chain('benchEsignGet00001', 'bench: eSign Document Get', [manual(), items(count), node('Measured', NODE_TYPES.action, 1, { resource: 'document', operation: 'get', documentId: rl(docId) }, cred(credentialId))]),
 		httpPlain: chain('benchHttpPlain0001', 'bench: HTTP Request, plain headers', [
 			manual(),
@@ -97,6 +117,29 @@ function workflows({ sb, credentialId, docId, count }) {
 			node('Measured', 'n8n-nodes-base.httpRequest', 4.2, { url, authentication: 'predefinedCredentialType', nodeCredentialType: CREDENTIAL.type, options: {} }, cred(credentialId)),
 		]),
 		all: chain('benchEsignAll00001', 'bench: eSign Document Get Many, Return All', [manual(), node('Measured', NODE_TYPES.action, 1, { resource: 'document', operation: 'getMany', returnAll: true }, cred(credentialId))]),
+		// n8n's own node doing the same Return All: 50 pages of 100 through its pagination option.
+		httpPages: chain('benchHttpPages0001', 'bench: HTTP Request, pagination, plain headers', [
+			manual(),
+			node('Measured', 'n8n-nodes-base.httpRequest', 4.2, {
+				url: `${sb.apiUrl}/documents`,
+				sendQuery: true,
+				queryParameters: { parameters: [{ name: 'per_page', value: '100' }] },
+				sendHeaders: true,
+				headerParameters: { parameters: [{ name: 'X-ESIGN-API-Key', value: sb.keys.admin.key }, { name: 'X-ESIGN-API-Secret', value: sb.keys.admin.secret }] },
+				options: {
+					pagination: {
+						pagination: {
+							paginationMode: 'updateAParameterInEachRequest',
+							parameters: { parameters: [{ type: 'qs', name: 'page', value: '={{ $pageCount + 1 }}' }] },
+							paginationCompleteWhen: 'other',
+							completeExpression: '={{ $response.body.length < 100 }}',
+							limitPagesFetched: true,
+							maxRequests: 60,
+						},
+					},
+				},
+			}),
+		]),
 	};
 }
 
@@ -194,34 +237,73 @@ async function runLine(line, tarball) {
 		console.log(`${key} ${label}: ratio ${ratio.toFixed(2)} (${ours.text} vs ${base.text})${extra.note ? ` — ${extra.note}` : ''}`);
 	};
 	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), `esign-bench-n8n-${version}-`));
+	let constantServer;
+	let constantCount = 0;
 	const { createSandbox } = sandboxModule();
 	const sb = await createSandbox({ port: 0, rateLimits: false });
 	let n8n;
 	try {
 		await installPackageTarball(line, userFolder, tarball);
-		n8n = await startN8n(line, { userFolder });
+		// BENCH_CPU_PROF also profiles the n8n server (P4's webhook deliveries); written when it stops.
+		const profDir = process.env.BENCH_CPU_PROF ? path.resolve(process.env.BENCH_CPU_PROF) : undefined;
+		const serverEnv = profDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profDir}` } : {};
+		n8n = await startN8n(line, { userFolder, extraEnv: serverEnv });
 		const client = await setupOwner(n8n.url);
 		const credential = await ensureCredential(client, { ...CREDENTIAL, data: credentialData(sb) });
 		const onePage = Buffer.from(await (await fetch(`${sb.url}/__sandbox/samples/one-page.pdf`)).arrayBuffer());
 		const docId = await uploadDoc(sb, onePage, 'Benchmark document');
+		// A constant-answer server: the sandbox's own answer for the document, stored once and sent as it is.
+		const docAnswer = await fetch(`${sb.apiUrl}/documents/${docId}`, { headers: { 'X-ESIGN-API-Key': sb.keys.admin.key, 'X-ESIGN-API-Secret': sb.keys.admin.secret } });
+		const constantBody = Buffer.from(await docAnswer.arrayBuffer());
+		constantServer = http.createServer((req, res) => {
+			constantCount++;
+			res.writeHead(200, { 'content-type': docAnswer.headers.get('content-type') ?? 'application/json', 'content-length': constantBody.length });
+			res.end(constantBody);
+		});
+		await new Promise((r) => constantServer.listen(0, '127.0.0.1', r));
+		const constantUrl = `http://127.0.0.1:${constantServer.address().port}`;
+		const constantCredential = await ensureCredential(client, { name: 'eSign constant answer', type: CREDENTIAL.type, data: { ...credentialData(sb), siteUrl: constantUrl } });
 		await sandboxControl(sb.url, 'POST', '/__sandbox/seed/documents', { count: 4999, owner: 'admin' });
 		const wfDir = path.join(userFolder, 'bench-workflows');
 		fs.mkdirSync(wfDir, { recursive: true });
-		const wfs = workflows({ sb, credentialId: credential.id, docId, count: 1000 });
+		const wfs = workflows({ sb, credentialId: credential.id, docId, count: 1000, constant: { url: constantUrl, credentialId: constantCredential.id } });
 		for (const wf of Object.values(wfs)) fs.writeFileSync(path.join(wfDir, `${wf.id}.json`), JSON.stringify(wf));
 		await importWorkflow(line, userFolder, wfDir);
 
 		if (!SKIP.has('P2')) {
 			say(`n8n ${version}: P2, 1,000 × Document Get (${REPS} runs each, median)`);
+			await sandboxControl(sb.url, 'DELETE', '/__sandbox/requests');
 			await nodeTime(line, userFolder, wfs.get.id, 1000); // warm-up: caches, first connection
-			const ours = await repeat(() => nodeTime(line, userFolder, wfs.get.id, 1000));
-			const plain = await repeat(() => nodeTime(line, userFolder, wfs.httpPlain.id, 1000));
-			const withCred = await repeat(() => nodeTime(line, userFolder, wfs.httpCred.id, 1000));
-			const raw = await repeat(() => rawGets(sb, docId, 1000));
+			const getRequests = (await sandboxControl(sb.url, 'GET', '/__sandbox/requests')).length;
+			if (getRequests !== 1000) {
+				functionalFailures++;
+				say(`P2: 1,000 Document Gets made ${getRequests} requests, expected 1,000`);
+			}
+			// Interleaved runs (ours, plain, credential, raw, then again), so each sees the same machine state.
+			const runs = { ours: [], plain: [], withCred: [], raw: [] };
+			for (let r = 0; r < REPS; r++) {
+				runs.ours.push(await nodeTime(line, userFolder, wfs.get.id, 1000));
+				runs.plain.push(await nodeTime(line, userFolder, wfs.httpPlain.id, 1000));
+				runs.withCred.push(await nodeTime(line, userFolder, wfs.httpCred.id, 1000));
+				runs.raw.push(await rawGets(sb, docId, 1000));
+			}
+			const [ours, plain, withCred, raw] = [runs.ours, runs.plain, runs.withCred, runs.raw].map(median);
 			const o = { ms: ours, text: fmt(ours) };
 			report('P2', 'eSign Get ÷ HTTP Request (plain headers)', ours / plain, o, { ms: plain, text: fmt(plain) }, { goal: '≤ 1.0' });
 			report('P2', 'eSign Get ÷ HTTP Request (eSign credential)', ours / withCred, o, { ms: withCred, text: fmt(withCred) }, { goal: '≤ 0.25 against the old generic-expression credential; both now use the same credential' });
 			report('P2', 'eSign Get ÷ raw keep-alive fetch loop', ours / raw, o, { ms: raw, text: fmt(raw) }, { goal: 'stretch ≤ 1.2' });
+			const constRuns = { ours: [], http: [] };
+			constantCount = 0;
+			for (let r = 0; r < REPS; r++) {
+				constRuns.ours.push(await nodeTime(line, userFolder, wfs.constGet.id, 1000));
+				constRuns.http.push(await nodeTime(line, userFolder, wfs.constHttp.id, 1000));
+			}
+			if (constantCount !== REPS * 2000) {
+				functionalFailures++;
+				say(`P2: the constant-answer server got ${constantCount} requests, expected ${REPS * 2000}`);
+			}
+			const [constOurs, constHttp] = [constRuns.ours, constRuns.http].map(median);
+			report('P2', 'same against a constant answer: eSign Get ÷ HTTP Request (plain headers)', constOurs / constHttp, { ms: constOurs, text: fmt(constOurs) }, { ms: constHttp, text: fmt(constHttp) }, { goal: '≤ 1.0 (the nodes’ own share)' });
 		}
 
 		if (!SKIP.has('P1')) {
@@ -241,12 +323,29 @@ async function runLine(line, tarball) {
 				return ms;
 			});
 			report('P1', 'Return All (5,000) ÷ raw page loop', median(more) / raw, { ms: median(more), text: fmt(median(more)) }, { ms: raw, text: fmt(raw) }, { goal: '≤ 1.5', requests, note: `${requests} requests` });
+			// n8n's floor for the same job: its own HTTP Request node with pagination (plain headers, no credential).
+			await sandboxControl(sb.url, 'DELETE', '/__sandbox/requests');
+			const httpPages = [await nodeTime(line, userFolder, wfs.httpPages.id, 5000)];
+			const httpRequests = (await sandboxControl(sb.url, 'GET', '/__sandbox/requests')).length;
+			for (let r = 1; r < REPS; r++) httpPages.push(await nodeTime(line, userFolder, wfs.httpPages.id, 5000));
+			report('P1', 'Return All (5,000) ÷ HTTP Request node with pagination', median(more) / median(httpPages), { ms: median(more), text: fmt(median(more)) }, { ms: median(httpPages), text: fmt(median(httpPages)) }, { goal: 'n8n’s own floor (a measurement)', note: `the HTTP Request node made ${httpRequests} requests` });
 		}
 
 		if (!SKIP.has('P4')) {
 			say(`n8n ${version}: P4, 500 signed deliveries, verified vs unverified`);
-			const p4 = await triggerLatency({ line, userFolder, client, n8n, sb, credentialId: credential.id });
+			const p4 = await triggerLatency({ line, userFolder, client, sb, credentialId: credential.id });
 			report('P4', 'median delivery round trip, verifying ÷ skipping verification', p4.verified / p4.skipped, { ms: p4.verified, text: `${p4.verified.toFixed(2)} ms` }, { ms: p4.skipped, text: `${p4.skipped.toFixed(2)} ms` }, { goal: '≤ 1.05', note: `${p4.count} deliveries each, all answered 200` });
+			// Where the difference comes from: n8n runs the webhook call of a community trigger with an expression
+			// isolate, and a credential read inside it takes a second one; both are single-use (a new one is created
+			// after every use). The same deliveries again on an instance whose expression engine creates no isolate
+			// that no expression needs (2.x: lazy acquisition; 1.x has no such setting: its legacy engine).
+			const variant = P4_VARIANTS[line];
+			say(`n8n ${version}: P4 again, n8n restarted with ${variant.text}`);
+			await n8n.stop();
+			n8n = await startN8n(line, { userFolder, extraEnv: { ...serverEnv, ...variant.env } });
+			const variantClient = await setupOwner(n8n.url);
+			const p4v = await triggerLatency({ line, userFolder, client: variantClient, sb, credentialId: credential.id, tag: 'V' });
+			report('P4', `same, n8n with ${variant.text}`, p4v.verified / p4v.skipped, { ms: p4v.verified, text: `${p4v.verified.toFixed(2)} ms` }, { ms: p4v.skipped, text: `${p4v.skipped.toFixed(2)} ms` }, { goal: '≤ 1.05', note: `${p4v.count} deliveries each, all answered 200` });
 		}
 
 		if (!SKIP.has('P3')) {
@@ -264,19 +363,20 @@ async function runLine(line, tarball) {
 		}
 	} finally {
 		await n8n?.stop();
+		constantServer?.close();
 		await sb.close();
 		fs.rmSync(userFolder, { recursive: true, force: true });
 	}
 	return { version, figures };
 }
 
-async function triggerLatency({ line, userFolder, client, n8n, sb, credentialId, count = 500 }) {
-	const wfDir = path.join(userFolder, 'bench-trigger');
+async function triggerLatency({ line, userFolder, client, sb, credentialId, count = 500, tag = 'D' }) {
+	const wfDir = path.join(userFolder, `bench-trigger-${tag}`);
 	fs.mkdirSync(wfDir, { recursive: true });
 	const make = (id, webhookId, options) =>
 		chain(id, `bench trigger ${id}`, [node('eSign Trigger', NODE_TYPES.trigger, 1, { events: ['*'], options }, { webhookId, ...cred(credentialId) })]);
-	const verified = make('benchTriggerVerif1', crypto.randomUUID(), {});
-	const skipped = make('benchTriggerSkip01', crypto.randomUUID(), { skipSignatureVerification: true });
+	const verified = make(`benchTriggerVerif${tag}`, crypto.randomUUID(), {});
+	const skipped = make(`benchTriggerSkip0${tag}`, crypto.randomUUID(), { skipSignatureVerification: true });
 	for (const wf of [verified, skipped]) fs.writeFileSync(path.join(wfDir, `${wf.id}.json`), JSON.stringify(wf));
 	await importWorkflow(line, userFolder, wfDir);
 	const urls = {};
