@@ -114,6 +114,10 @@ export function requestLog(sb: Sandbox): Promise<Json[]>;
 export function clearLog(sb: Sandbox): Promise<void>;
 export function requestLines(sb: Sandbox): Promise<string[]>;
 export function hostile(sb: Sandbox, fault: IDataObject): Promise<Json>;
+export function startSiteWithoutPageHeaders(
+	total: number,
+	keysFrom: Sandbox,
+): Promise<{ site: Sandbox; pages: number[]; close(): Promise<void> }>;
 export function startRecorder(): Promise<{
 	url: string;
 	requests: Array<{ method: string; url: string; headers: Record<string, string>; body: string; raw: Buffer }>;

@@ -172,6 +172,32 @@ async function startRecorder() {
 	};
 }
 
+/**
+ * A site whose GET /documents answers `total` documents (newest first) page by page WITHOUT the
+ * X-ESIGN-Total/TotalPages headers, as some caches and proxies strip them. `site` can stand in for the
+ * sandbox in esign(); `pages` records the page numbers asked for.
+ */
+async function startSiteWithoutPageHeaders(total, keysFrom) {
+	const pages = [];
+	const server = http.createServer((req, res) => {
+		const url = new URL(req.url ?? '/', 'http://site.local');
+		const page = Number(url.searchParams.get('page') ?? 1);
+		const perPage = Number(url.searchParams.get('per_page') ?? 10);
+		pages.push(page);
+		const first = total - (page - 1) * perPage;
+		const items = Array.from({ length: Math.max(0, Math.min(perPage, first)) }, (_, k) => ({ id: first - k, title: `Doc ${first - k}`, status: 'draft' }));
+		res.writeHead(200, { 'content-type': 'application/json; charset=UTF-8' });
+		res.end(JSON.stringify(items));
+	});
+	await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const url = `http://127.0.0.1:${server.address().port}`;
+	return {
+		site: { url, apiUrl: `${url}/wp-json/esign/v1`, keys: keysFrom.keys, webhookSecret: keysFrom.webhookSecret },
+		pages,
+		close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+	};
+}
+
 /** Makes the sandbox answer the next `count` matching requests with a hostile preset or raw answer. */
 async function hostile(sb, fault) {
 	return await control(sb, 'POST', '/__sandbox/faults', { count: 1, ...fault });
@@ -192,6 +218,7 @@ module.exports = {
 	ESIGN,
 	hostile,
 	startRecorder,
+	startSiteWithoutPageHeaders,
 	api,
 	clearLog,
 	control,

@@ -10,6 +10,7 @@ import {
 	rl,
 	sample,
 	sentDocument,
+	startSiteWithoutPageHeaders,
 	upload,
 	useSandbox,
 } from '../../support';
@@ -386,5 +387,27 @@ describe('Document → Get Many, Return All across pages fetched together', () =
 		expect(Number(res.items[0].json.id)).toBe(350);
 		expect(Number(res.items[149].json.id)).toBe(201);
 		expect((await requestLines(sb)).filter((line) => line === 'GET /documents')).toHaveLength(2);
+	});
+});
+
+describe('Document → Get Many, Return All on a site without page-count headers', () => {
+	// Some sites (caches, proxies) strip X-ESIGN-Total/TotalPages: Return All must then read until a short or
+	// empty page, and never stop early or loop.
+	test.each([
+		[230, [1, 2, 3]],
+		[200, [1, 2, 3]], // a full last page: only an empty page 3 says it was the last
+		[0, [1]],
+	])('%i documents: every one once, pages read %j', async (total, expectedPages) => {
+		const { site, pages, close } = await startSiteWithoutPageHeaders(total, sb);
+		try {
+			const res = await esign(site, { resource: 'document', operation: 'getMany', returnAll: true });
+			expect(res.error).toBeUndefined();
+			const ids = res.items.map((item) => Number(item.json.id));
+			expect(ids).toHaveLength(total);
+			expect(new Set(ids).size).toBe(total);
+			expect(pages).toEqual(expectedPages);
+		} finally {
+			await close();
+		}
 	});
 });
