@@ -14,4 +14,7 @@ module.exports = {
 	moduleFileExtensions: ['ts', 'js', 'json'],
 	testTimeout: 30000,
 	maxWorkers: 2,
+	// The harness's per-worker temp folders outlive workers jest stops: removed before and after each run.
+	globalSetup: '<rootDir>/test/harness/stale-folders.js',
+	globalTeardown: '<rootDir>/test/harness/stale-folders.js',
 };
