@@ -7,7 +7,8 @@
 // signed deliveries sent at once to the webhook processor give exactly 200 executions; 50 forgeries get
 // 401 and none; 50 repeats of an accepted body across main and webhook processor give none; and the
 // throughput of queue mode against single mode, measured in the same run. Prints `N passed, M failed` last.
-// Env: QUEUE_EVENTS=200 (distinct deliveries), QUEUE_KEEP=1 (keep the temporary folder and logs).
+// Env: QUEUE_EVENTS=200 (distinct deliveries), QUEUE_KEEP=1 (keep the temporary folder and logs),
+//      QUEUE_N8N_ENV='{"N8N_…":"…"}' (more n8n settings for every n8n process, e.g. to measure one).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -48,6 +49,8 @@ const EVENTS = Number(process.env.QUEUE_EVENTS || 200);
 const FORGED = 50;
 const REPEATS = 50;
 const KEEP = process.env.QUEUE_KEEP === '1';
+// Extra n8n settings for every process this script starts (main, workers, webhook processor, single mode).
+const N8N_EXTRA_ENV = JSON.parse(process.env.QUEUE_N8N_ENV || '{}');
 const LOG_DIR = path.join(RUNTIME_ROOT, 'queue-logs');
 const ENCRYPTION_KEY = crypto.randomBytes(24).toString('hex');
 
@@ -193,6 +196,7 @@ async function queueMode(tarball, sb) {
 		N8N_ENCRYPTION_KEY: ENCRYPTION_KEY,
 		// Manual runs go to the workers too (2.x default from 3.0).
 		OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
+		...N8N_EXTRA_ENV,
 	};
 	await installPackageTarball(LINE, userFolder, tarball);
 
@@ -376,7 +380,7 @@ async function singleMode(tarball, sb) {
 	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'esign-queue-single-'));
 	cleanups.push(() => fs.rmSync(userFolder, { recursive: true, force: true }));
 	await installPackageTarball(LINE, userFolder, tarball);
-	const n8n = await startN8n(LINE, { userFolder, logFile: path.join(userFolder, 'n8n.log') });
+	const n8n = await startN8n(LINE, { userFolder, logFile: path.join(userFolder, 'n8n.log'), extraEnv: N8N_EXTRA_ENV });
 	cleanups.push(() => n8n.stop());
 	const client = await setupOwner(n8n.url);
 	const apiKey = await createApiKey(client);
@@ -466,6 +470,7 @@ async function main() {
 			n8n: LINES[LINE].version,
 			machine: `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB`,
 			events: EVENTS,
+			n8nEnv: N8N_EXTRA_ENV,
 			queue: { executionsPerSecond: queue.rate.perSecond, seconds: queue.rate.seconds, workers: 2, answerMs: queue.rate.times },
 			single: { executionsPerSecond: single.perSecond, seconds: single.seconds, answerMs: single.times },
 			singleTriggerAloneDefaults: { executionsPerSecond: single.triggerAlone.perSecond, answerMs: single.triggerAlone.times },
@@ -473,7 +478,7 @@ async function main() {
 			ratio,
 			staticDataHashesKeptAfterConcurrentDeliveries: queue.kept,
 		};
-		const out = path.join(ROOT, 'bench', 'results', `queue-${result.date.slice(0, 10)}.json`);
+		const out = path.join(ROOT, 'bench', 'results', `queue-${result.date.replace(/[:.]/g, '-')}.json`);
 		fs.mkdirSync(path.dirname(out), { recursive: true });
 		fs.writeFileSync(out, JSON.stringify(result, null, 2) + '\n');
 		return `queue ${queue.rate.perSecond.toFixed(1)}/s (${secs(queue.rate.seconds * 1000)}) ÷ single ${single.perSecond.toFixed(1)}/s (${secs(single.seconds * 1000)}) = ${ratio.toFixed(2)}×; single-mode ${fmtTimes(single.times)}; single mode, eSign Trigger alone with default options: ${single.triggerAlone.perSecond.toFixed(1)}/s, ${fmtTimes(single.triggerAlone.times)}; n8n's own Webhook node alone: ${single.webhookNode.perSecond.toFixed(1)}/s, ${fmtTimes(single.webhookNode.times)}; ${path.relative(ROOT, out)}`;
