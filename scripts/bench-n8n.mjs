@@ -83,34 +83,23 @@ const manual = () => node('Start', 'n8n-nodes-base.manualTrigger', 1, {});
 const items = (count) => node('Items', 'n8n-nodes-base.code', 2, { jsCode: `return Array.from({ length: ${count} }, (_, i) => ({ json: { i } }));` });
 const cred = (credentialId) => ({ credentials: { [CREDENTIAL.type]: { id: String(credentialId), name: CREDENTIAL.name } } });
 const rl = (value) => ({ __rl: true, mode: 'id', value: String(value) });
+/** The admin key and secret as plain request headers (raw loops, setup calls, the HTTP Request node). */
+const apiHeaders = (sb) => ({ 'X-ESIGN-API-Key': sb.keys.admin.key, 'X-ESIGN-API-Secret': sb.keys.admin.secret });
+const headerParameters = (sb) => ({ parameters: Object.entries(apiHeaders(sb)).map(([name, value]) => ({ name, value })) });
 
 function workflows({ sb, credentialId, docId, count, constant }) {
 	const url = `${sb.apiUrl}/documents/${docId}`;
+	const esignGet = (id, name, credId) =>
+		chain(id, name, [manual(), items(count), node('Measured', NODE_TYPES.action, 1, { resource: 'document', operation: 'get', documentId: rl(docId) }, cred(credId))]);
+	const httpPlainGet = (id, name, getUrl) =>
+		chain(id, name, [manual(), items(count), node('Measured', 'n8n-nodes-base.httpRequest', 4.2, { url: getUrl, sendHeaders: true, headerParameters: headerParameters(sb), options: {} })]);
 	return {
+		get: esignGet('benchEsignGet00001', 'bench: eSign Document Get', credentialId),
+		httpPlain: httpPlainGet('benchHttpPlain0001', 'bench: HTTP Request, plain headers', url),
 		// The same two Gets against a server that answers every request with the same stored bytes: what is left
 		// is the nodes' and n8n's own work per request, without the sandbox's.
-		constGet: chain('benchConstGet00001', 'bench: eSign Document Get, constant answer', [manual(), items(count), node('Measured', NODE_TYPES.action, 1, { resource: 'document', operation: 'get', documentId: rl(docId) }, cred(constant.credentialId))]),
-		constHttp: chain('benchConstHttp0001', 'bench: HTTP Request, plain headers, constant answer', [
-			manual(),
-			items(count),
-			node('Measured', 'n8n-nodes-base.httpRequest', 4.2, {
-				url: `${constant.url}/wp-json/esign/v1/documents/${docId}`,
-				sendHeaders: true,
-				headerParameters: { parameters: [{ name: 'X-ESIGN-API-Key', value: sb.keys.admin.key }, { name: 'X-ESIGN-API-Secret', value: sb.keys.admin.secret }] },
-				options: {},
-			}),
-		]),
-		get: chain('benchEsignGet00001', 'bench: eSign Document Get', [manual(), items(count), node('Measured', NODE_TYPES.action, 1, { resource: 'document', operation: 'get', documentId: rl(docId) }, cred(credentialId))]),
-		httpPlain: chain('benchHttpPlain0001', 'bench: HTTP Request, plain headers', [
-			manual(),
-			items(count),
-			node('Measured', 'n8n-nodes-base.httpRequest', 4.2, {
-				url,
-				sendHeaders: true,
-				headerParameters: { parameters: [{ name: 'X-ESIGN-API-Key', value: sb.keys.admin.key }, { name: 'X-ESIGN-API-Secret', value: sb.keys.admin.secret }] },
-				options: {},
-			}),
-		]),
+		constGet: esignGet('benchConstGet00001', 'bench: eSign Document Get, constant answer', constant.credentialId),
+		constHttp: httpPlainGet('benchConstHttp0001', 'bench: HTTP Request, plain headers, constant answer', `${constant.url}/wp-json/esign/v1/documents/${docId}`),
 		httpCred: chain('benchHttpCred00001', 'bench: HTTP Request, eSign credential', [
 			manual(),
 			items(count),
@@ -125,7 +114,7 @@ function workflows({ sb, credentialId, docId, count, constant }) {
 				sendQuery: true,
 				queryParameters: { parameters: [{ name: 'per_page', value: '100' }] },
 				sendHeaders: true,
-				headerParameters: { parameters: [{ name: 'X-ESIGN-API-Key', value: sb.keys.admin.key }, { name: 'X-ESIGN-API-Secret', value: sb.keys.admin.secret }] },
+				headerParameters: headerParameters(sb),
 				options: {
 					pagination: {
 						pagination: {
@@ -186,6 +175,15 @@ async function nodeTime(line, userFolder, id, expectItems) {
 	return run.executionTime;
 }
 
+/** Median executionTime of REPS runs of a workflow, and the sandbox requests its first run made. */
+async function timedWithRequests(line, userFolder, sb, id, expectItems) {
+	await sandboxControl(sb.url, 'DELETE', '/__sandbox/requests');
+	const times = [await nodeTime(line, userFolder, id, expectItems)];
+	const requests = (await sandboxControl(sb.url, 'GET', '/__sandbox/requests')).length;
+	for (let r = 1; r < REPS; r++) times.push(await nodeTime(line, userFolder, id, expectItems));
+	return { ms: median(times), requests };
+}
+
 async function repeat(fn) {
 	const times = [];
 	for (let r = 0; r < REPS; r++) times.push(await fn());
@@ -195,14 +193,14 @@ async function repeat(fn) {
 // ---------------------------------------------------------------- baselines measured here
 
 async function rawGets(sb, docId, count) {
-	const headers = { 'X-ESIGN-API-Key': sb.keys.admin.key, 'X-ESIGN-API-Secret': sb.keys.admin.secret };
+	const headers = apiHeaders(sb);
 	const start = performance.now();
 	for (let i = 0; i < count; i++) await (await fetch(`${sb.apiUrl}/documents/${docId}`, { headers })).json();
 	return performance.now() - start;
 }
 
 async function rawPages(sb, pages) {
-	const headers = { 'X-ESIGN-API-Key': sb.keys.admin.key, 'X-ESIGN-API-Secret': sb.keys.admin.secret };
+	const headers = apiHeaders(sb);
 	const start = performance.now();
 	let total = 0;
 	for (let page = 1; page <= pages; page++) total += (await (await fetch(`${sb.apiUrl}/documents?per_page=100&page=${page}`, { headers })).json()).length;
@@ -222,7 +220,7 @@ async function uploadDoc(sb, pdf, title) {
 	const form = new FormData();
 	form.append('file', new Blob([pdf], { type: 'application/pdf' }), `${title}.pdf`);
 	form.append('title', title);
-	const res = await fetch(`${sb.apiUrl}/documents/upload`, { method: 'POST', headers: { 'X-ESIGN-API-Key': sb.keys.admin.key, 'X-ESIGN-API-Secret': sb.keys.admin.secret }, body: form });
+	const res = await fetch(`${sb.apiUrl}/documents/upload`, { method: 'POST', headers: apiHeaders(sb), body: form });
 	if (res.status !== 201) throw new Error(`upload ${title} → ${res.status}: ${(await res.text()).slice(0, 200)}`);
 	return (await res.json()).id;
 }
@@ -253,7 +251,7 @@ async function runLine(line, tarball) {
 		const onePage = Buffer.from(await (await fetch(`${sb.url}/__sandbox/samples/one-page.pdf`)).arrayBuffer());
 		const docId = await uploadDoc(sb, onePage, 'Benchmark document');
 		// A constant-answer server: the sandbox's own answer for the document, stored once and sent as it is.
-		const docAnswer = await fetch(`${sb.apiUrl}/documents/${docId}`, { headers: { 'X-ESIGN-API-Key': sb.keys.admin.key, 'X-ESIGN-API-Secret': sb.keys.admin.secret } });
+		const docAnswer = await fetch(`${sb.apiUrl}/documents/${docId}`, { headers: apiHeaders(sb) });
 		const constantBody = Buffer.from(await docAnswer.arrayBuffer());
 		constantServer = http.createServer((req, res) => {
 			constantCount++;
@@ -308,33 +306,28 @@ async function runLine(line, tarball) {
 
 		if (!SKIP.has('P1')) {
 			say(`n8n ${version}: P1, Return All over 5,000 documents`);
-			await sandboxControl(sb.url, 'DELETE', '/__sandbox/requests');
-			const ours = await nodeTime(line, userFolder, wfs.all.id, 5000);
-			const requests = (await sandboxControl(sb.url, 'GET', '/__sandbox/requests')).length;
+			const { ms: ours, requests } = await timedWithRequests(line, userFolder, sb, wfs.all.id, 5000);
 			if (requests !== 50) {
 				functionalFailures++;
 				say(`P1: Return All made ${requests} requests, expected 50`);
 			}
-			const more = [ours];
-			for (let r = 1; r < REPS; r++) more.push(await nodeTime(line, userFolder, wfs.all.id, 5000));
+			const o = { ms: ours, text: fmt(ours) };
 			const raw = await repeat(async () => {
 				const { ms, total } = await rawPages(sb, 50);
 				if (total !== 5000) throw new Error(`raw page loop read ${total}`);
 				return ms;
 			});
-			report('P1', 'Return All (5,000) ÷ raw page loop', median(more) / raw, { ms: median(more), text: fmt(median(more)) }, { ms: raw, text: fmt(raw) }, { goal: '≤ 1.5', requests, note: `${requests} requests` });
+			report('P1', 'Return All (5,000) ÷ raw page loop', ours / raw, o, { ms: raw, text: fmt(raw) }, { goal: '≤ 1.5', requests, note: `${requests} requests` });
 			// n8n's floor for the same job: its own HTTP Request node with pagination (plain headers, no credential).
-			await sandboxControl(sb.url, 'DELETE', '/__sandbox/requests');
-			const httpPages = [await nodeTime(line, userFolder, wfs.httpPages.id, 5000)];
-			const httpRequests = (await sandboxControl(sb.url, 'GET', '/__sandbox/requests')).length;
-			for (let r = 1; r < REPS; r++) httpPages.push(await nodeTime(line, userFolder, wfs.httpPages.id, 5000));
-			report('P1', 'Return All (5,000) ÷ HTTP Request node with pagination', median(more) / median(httpPages), { ms: median(more), text: fmt(median(more)) }, { ms: median(httpPages), text: fmt(median(httpPages)) }, { goal: 'n8n’s own floor (a measurement)', note: `the HTTP Request node made ${httpRequests} requests` });
+			const httpPages = await timedWithRequests(line, userFolder, sb, wfs.httpPages.id, 5000);
+			report('P1', 'Return All (5,000) ÷ HTTP Request node with pagination', ours / httpPages.ms, o, { ms: httpPages.ms, text: fmt(httpPages.ms) }, { goal: 'n8n’s own floor (a measurement)', note: `the HTTP Request node made ${httpPages.requests} requests` });
 		}
 
 		if (!SKIP.has('P4')) {
 			say(`n8n ${version}: P4, 500 signed deliveries, verified vs unverified`);
-			const p4 = await triggerLatency({ line, userFolder, client, sb, credentialId: credential.id });
-			report('P4', 'median delivery round trip, verifying ÷ skipping verification', p4.verified / p4.skipped, { ms: p4.verified, text: `${p4.verified.toFixed(2)} ms` }, { ms: p4.skipped, text: `${p4.skipped.toFixed(2)} ms` }, { goal: '≤ 1.05', note: `${p4.count} deliveries each, all answered 200` });
+			const reportP4 = (label, p4) =>
+				report('P4', label, p4.verified / p4.skipped, { ms: p4.verified, text: `${p4.verified.toFixed(2)} ms` }, { ms: p4.skipped, text: `${p4.skipped.toFixed(2)} ms` }, { goal: '≤ 1.05', note: `${p4.count} deliveries each, all answered 200` });
+			reportP4('median delivery round trip, verifying ÷ skipping verification', await triggerLatency({ line, userFolder, client, sb, credentialId: credential.id }));
 			// Where the difference comes from: n8n runs the webhook call of a community trigger with an expression
 			// isolate, and a credential read inside it takes a second one; both are single-use (a new one is created
 			// after every use). The same deliveries again on an instance whose expression engine creates no isolate
@@ -344,8 +337,7 @@ async function runLine(line, tarball) {
 			await n8n.stop();
 			n8n = await startN8n(line, { userFolder, extraEnv: { ...serverEnv, ...variant.env } });
 			const variantClient = await setupOwner(n8n.url);
-			const p4v = await triggerLatency({ line, userFolder, client: variantClient, sb, credentialId: credential.id, tag: 'V' });
-			report('P4', `same, n8n with ${variant.text}`, p4v.verified / p4v.skipped, { ms: p4v.verified, text: `${p4v.verified.toFixed(2)} ms` }, { ms: p4v.skipped, text: `${p4v.skipped.toFixed(2)} ms` }, { goal: '≤ 1.05', note: `${p4v.count} deliveries each, all answered 200` });
+			reportP4(`same, n8n with ${variant.text}`, await triggerLatency({ line, userFolder, client: variantClient, sb, credentialId: credential.id, tag: 'V' }));
 		}
 
 		if (!SKIP.has('P3')) {
