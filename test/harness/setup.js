@@ -2,14 +2,15 @@
 /** Engine harness: process setup (a private n8n user folder), the n8n-core and n8n-workflow pieces, shared ids. */
 
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
+
+const { harnessFolder } = require('./stale-folders');
 
 // n8n-core's InstanceSettings writes `<N8N_USER_FOLDER>/.n8n/config` on first use: keep it out of $HOME.
 // One folder per process (named by pid): jest loads this module afresh, with a fresh process.env, for every
 // test file of a worker, and a worker that jest stops may never run its exit handlers, so a folder per load
 // would pile up in the temp dir.
-const HARNESS_DIR = path.join(os.tmpdir(), `esign-harness-${process.pid}`);
+const HARNESS_DIR = harnessFolder(process.pid);
 fs.mkdirSync(HARNESS_DIR, { recursive: true });
 process.once('exit', () => {
 	try {

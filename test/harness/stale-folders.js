@@ -17,6 +17,11 @@ function alive(pid) {
 	}
 }
 
+/** The harness's folder for one process; setup.js makes it, removeStaleHarnessFolders finds it by this name. */
+function harnessFolder(pid) {
+	return path.join(os.tmpdir(), `esign-harness-${pid}`);
+}
+
 module.exports = async function removeStaleHarnessFolders() {
 	// Workers may still be exiting when the teardown starts: give them a moment.
 	for (let attempt = 0; attempt < 20; attempt++) {
@@ -25,8 +30,9 @@ module.exports = async function removeStaleHarnessFolders() {
 			.map((name) => /^esign-harness-(\d+)$/.exec(name))
 			.filter((match) => match && Number(match[1]) !== process.pid);
 		const stale = left.filter((match) => !alive(Number(match[1])));
-		for (const match of stale) fs.rmSync(path.join(os.tmpdir(), match[0]), { recursive: true, force: true });
+		for (const match of stale) fs.rmSync(harnessFolder(Number(match[1])), { recursive: true, force: true });
 		if (stale.length === left.length) return;
 		await new Promise((resolve) => setTimeout(resolve, 100));
 	}
 };
+module.exports.harnessFolder = harnessFolder;
