@@ -7,12 +7,11 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-/**
- * The API root is derived from whatever form of the site address the user pastes:
- * with or without a trailing slash, with or without the /wp-json/esign/v1 suffix.
- */
-const API_ROOT =
-	"={{ $credentials.siteUrl.trim().replace(/\\?rest_route=.*$/i, '').replace(/\\/index\\.php$/i, '').replace(/\\/+$/, '').replace(/\\/wp-json\\/esign\\/v1$/i, '').replace(/\\/wp-json$/i, '') + ($credentials.restUrlStyle === 'plain' ? '/?rest_route=/esign/v1' : '/wp-json/esign/v1') }}";
+import { basicAuthHeader } from '../nodes/shared/transport/basicAuth';
+import { apiRootExpression } from '../nodes/shared/transport/siteUrl';
+
+/** A fixed text per status is all n8n's credential test can show (it sees the status, not the answer). */
+const testRule = (value: number, message: string) => ({ type: 'responseCode' as const, properties: { value, message } });
 
 export class ESignApi implements ICredentialType {
 	name = 'eSignApi';
@@ -32,7 +31,7 @@ export class ESignApi implements ICredentialType {
 			required: true,
 			placeholder: 'https://sign.example.com',
 			description:
-				'Address of the WordPress site that runs the eSign plugin. The /wp-json/esign/v1 suffix is optional.',
+				'Address of the WordPress site that runs the eSign plugin, e.g. https://sign.example.com. Typed without http:// or https:// it is read as https://. The /wp-json/esign/v1 suffix is optional.',
 		},
 		{
 			displayName: 'REST API URL Style',
@@ -84,12 +83,44 @@ export class ESignApi implements ICredentialType {
 				'Only needed by the eSign Trigger: the secret the site uses to sign webhook notifications (X-ESIGN-Signature)',
 		},
 		{
+			displayName: 'Password-Protected Site (HTTP Basic Auth)',
+			name: 'basicAuth',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether the site asks for a username and password before WordPress (a browser shows a sign-in box; common on staging copies). The eSign API key is still needed: both are sent.',
+		},
+		{
+			displayName: 'Basic Auth User',
+			name: 'basicAuthUser',
+			type: 'string',
+			default: '',
+			displayOptions: { show: { basicAuth: [true] } },
+			description: 'The username of the site\'s sign-in box (set by the web server or host, not a WordPress user)',
+		},
+		{
+			displayName: 'Basic Auth Password',
+			name: 'basicAuthPassword',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			displayOptions: { show: { basicAuth: [true] } },
+			description: 'The password of the site\'s sign-in box',
+		},
+		{
 			displayName: 'Ignore SSL Issues (Insecure)',
 			name: 'ignoreSslIssues',
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether to connect even if the SSL certificate cannot be verified, e.g. on a staging site with a self-signed certificate',
+				'Whether to connect even if the SSL certificate cannot be verified (self-signed, expired, other host name, internal certificate authority). For staging sites only: it turns off the check that n8n talks to the real site.',
+		},
+		{
+			displayName:
+				'If Test shows only a code: ECONNREFUSED = nothing answers at that address and port (is the site up, the port right?); ENOTFOUND = the host name does not exist (typo, or internal DNS); ETIMEDOUT/ECONNABORTED = no answer in time (firewall?); DEPTH_ZERO_SELF_SIGNED_CERT, SELF_SIGNED_CERT_IN_CHAIN, CERT_HAS_EXPIRED, ERR_TLS_CERT_ALTNAME_INVALID, UNABLE_TO_VERIFY_LEAF_SIGNATURE = the site\'s HTTPS certificate is not trusted (staging only: Ignore SSL Issues); EPROTO = the address is http only, use http://. The eSign nodes explain these in full.',
+			name: 'networkCodesNotice',
+			type: 'notice',
+			default: '',
 		},
 	];
 
@@ -99,10 +130,12 @@ export class ESignApi implements ICredentialType {
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> => {
+		const authorization = basicAuthHeader(credentials);
 		requestOptions.headers = {
 			...(requestOptions.headers ?? {}),
 			'X-ESIGN-API-Key': String(credentials.apiKey ?? ''),
 			'X-ESIGN-API-Secret': String(credentials.apiSecret ?? ''),
+			...(authorization ? { Authorization: authorization } : {}),
 		};
 		return requestOptions;
 	};
@@ -110,45 +143,42 @@ export class ESignApi implements ICredentialType {
 	// GET /stats is allowed for Read Only keys, so a valid read-only key also passes the test.
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: API_ROOT,
+			baseURL: apiRootExpression(),
 			url: '/stats',
 			method: 'GET',
+			// Unique per test, like every read of the nodes: a cache in front must not answer with an old result.
+			qs: { _: '={{ Date.now() }}' },
 			skipSslCertificateValidation: '={{ $credentials.ignoreSslIssues }}',
 			// Never follow a redirect with the key and secret: it could hand them to another host.
 			disableFollowRedirect: true,
 		},
 		rules: [
-			...[301, 302, 303, 307, 308].map((code) => ({
-				type: 'responseCode' as const,
-				properties: {
-					value: code,
-					message: `The site redirects this address elsewhere (HTTP ${code}); n8n does not follow it, so the key and secret were not sent there. Open the Site URL in a browser and use the address it ends up at (often https:// instead of http://, or with or without www.) as the Site URL. If the address is right and the site's permalinks are set to Plain, choose ?rest_route= as the REST API URL Style.`,
-				},
-			})),
-			{
-				type: 'responseCode',
-				properties: {
-					value: 401,
-					message:
-						'The site rejected the API key or secret (401). Check both values in the eSign admin under API keys.',
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 403,
-					message:
-						'The key was recognised but is not allowed to read statistics (403). Check the key permissions in the eSign admin.',
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 404,
-					message:
-						'No eSign API at this address (404). Check the Site URL and that the eSign plugin (Pro, with the REST API enabled) is active. If the site\'s permalinks are set to Plain, choose ?rest_route= as the REST API URL Style (or /wp-json/ if they are not).',
-				},
-			},
+			...[301, 302, 303, 307, 308].map((code) =>
+				testRule(
+					code,
+					`The site redirects this address elsewhere (HTTP ${code}); n8n does not follow it, so the key and secret were not sent there. Open the Site URL in a browser and use the address it ends up at (often https:// instead of http://, or with or without www.) as the Site URL. If the address is right and the site's permalinks are set to Plain, choose ?rest_route= as the REST API URL Style.`,
+				),
+			),
+			testRule(
+				401,
+				'The site refused the request (401). If a browser shows a sign-in box for the site (HTTP Basic auth, common on staging copies), turn on Password-Protected Site and fill in that user and password. Otherwise the eSign API rejected the API key or secret: check both in the eSign admin under API keys. If they are right, a proxy or security plugin may be removing the X-ESIGN-* headers; the eSign node\'s error says which it is and how to check.',
+			),
+			testRule(
+				403,
+				'Something in front of the eSign API blocked the request (403): a bot check (e.g. Cloudflare), a security plugin (Wordfence, Solid Security, Sucuri) or the host\'s firewall. The API itself lets every key read statistics, so this is not about key permissions. Allow requests to /wp-json/esign/ from n8n\'s server (a WAF skip rule, or its IP address on the allow list). The eSign node\'s error names the blocker.',
+			),
+			testRule(
+				404,
+				'No eSign API at this address (404). Check the Site URL and that the eSign plugin (Pro, with the REST API enabled) is active. If the site\'s permalinks are set to Plain, choose ?rest_route= as the REST API URL Style (or /wp-json/ if they are not).',
+			),
+			testRule(
+				406,
+				'The server\'s firewall (mod_security) refused the request (406 Not Acceptable). Ask the host to allow /wp-json/esign/ from n8n\'s server or to turn off the rule that matched (its audit log names the rule).',
+			),
+			testRule(
+				503,
+				'The site is unavailable (503): WordPress may be in maintenance mode (wait a minute), or a bot check (e.g. Cloudflare\'s "Just a moment…") or firewall answered instead of the site. The eSign node\'s error names which.',
+			),
 		],
 	};
 }

@@ -210,11 +210,12 @@ describe('WordPress’s own pages say what they mean', () => {
 		expect(sends).toHaveLength(1);
 	});
 
-	test('an HTML 403 is a security plugin or firewall', async () => {
+	test('an HTML 403 from Wordfence names Wordfence and where to allow n8n', async () => {
 		await hostile(sb, { path: `${API}/stats`, answer: 'firewall-403' });
 		const res = await esign(sb, { resource: 'stats', operation: 'get' });
 		expect(res.error.httpCode).toBe('403');
-		expect(res.error.description).toMatch(/security plugin .* firewall/);
+		expect(res.error.message).toMatch(/^Wordfence blocked the request/);
+		expect(res.error.description).toMatch(/Allowlisted IP addresses/);
 	});
 
 	test('an HTML 404 means no eSign API at this address', async () => {
@@ -252,7 +253,7 @@ describe('connection failures on writes', () => {
 			documentId: rl(doc.id),
 			requestOptions: { timeout: 1 },
 		});
-		expect(res.error.message).toBe(`POST /documents/${doc.id}/send timed out after 1 second`);
+		expect(res.error.message).toBe(`POST /documents/${doc.id}/send failed: ${sb.url} did not answer within 1 second`);
 		expect(res.error.description).not.toMatch(/retry the request immediately/i);
 	});
 

@@ -8,6 +8,11 @@ import type {
 	IWebhookFunctions,
 } from 'n8n-workflow';
 
+import { apiRootFor } from './siteUrl';
+import { usesBasicAuth } from './basicAuth';
+
+export { API_PATH, apiRootFor, normaliseSiteUrl } from './siteUrl';
+
 export type ESignContext =
 	| IExecuteFunctions
 	| ILoadOptionsFunctions
@@ -17,45 +22,21 @@ export type ESignContext =
 
 const CREDENTIAL_TYPE = 'eSignApi';
 
-export const API_PATH = '/wp-json/esign/v1';
-
 /** What every request of one node execution needs from the credential. */
 export interface SiteAccess {
 	apiRoot: string;
 	insecure: boolean;
 	/** Never shown: only used to blank these values out of body excerpts in errors. */
 	secrets: string[];
+	/** The key has the form keys are issued in (esign_…): a 401 then more likely means lost headers. */
+	keyLooksIssued: boolean;
+	/** A user and password for HTTP Basic auth in front of the site are set in the credential. */
+	basicAuth: boolean;
 	/**
 	 * Handed to httpRequestWithAuthentication, so n8n does not read and decrypt the credential again on
 	 * every request. Undefined when the node has no stored credential reference (n8n then reads it itself).
 	 */
 	decrypted?: ICredentialsDecrypted;
-}
-
-/** The REST route prefix of the API, as plain-permalink sites take it in `?rest_route=`. */
-const ROUTE_PREFIX = '/esign/v1';
-
-/**
- * Accepts the site address with or without trailing slash, the /wp-json/esign/v1 suffix, or a pasted
- * `?rest_route=…` / `index.php` form.
- */
-export function normaliseSiteUrl(siteUrl: string): string {
-	return String(siteUrl ?? '')
-		.trim()
-		.replace(/\?rest_route=.*$/i, '')
-		.replace(/\/index\.php$/i, '')
-		.replace(/\/+$/, '')
-		.replace(/\/wp-json\/esign\/v1$/i, '')
-		.replace(/\/wp-json$/i, '');
-}
-
-/**
- * The API root for a site and REST URL style: `<site>/wp-json/esign/v1` (pretty permalinks) or
- * `<site>/?rest_route=/esign/v1` (plain permalinks); an endpoint (`/documents/5`) is appended to either.
- */
-function apiRootFor(siteUrl: string, style: unknown): string {
-	const site = normaliseSiteUrl(siteUrl);
-	return style === 'plain' ? `${site}/?rest_route=${ROUTE_PREFIX}` : site + API_PATH;
 }
 
 // One credential read per node execution. The key is n8n's context object for that execution (a new one
@@ -66,11 +47,13 @@ async function read(this: ESignContext): Promise<SiteAccess> {
 	const data: ICredentialDataDecryptedObject = await this.getCredentials(CREDENTIAL_TYPE);
 	const reference = this.getNode().credentials?.[CREDENTIAL_TYPE];
 	return {
-		apiRoot: apiRootFor(data.siteUrl as string, data.restUrlStyle),
+		apiRoot: apiRootFor(data.siteUrl, data.restUrlStyle),
 		insecure: data.ignoreSslIssues === true,
-		secrets: [data.apiKey, data.apiSecret, data.webhookSecret].filter(
+		secrets: [data.apiKey, data.apiSecret, data.webhookSecret, data.basicAuthPassword].filter(
 			(value): value is string => typeof value === 'string' && value !== '',
 		),
+		keyLooksIssued: /^esign_\S+$/.test(String(data.apiKey ?? '').trim()),
+		basicAuth: usesBasicAuth(data),
 		decrypted: reference?.id
 			? { id: reference.id, name: reference.name, type: CREDENTIAL_TYPE, data }
 			: undefined,

@@ -3,6 +3,10 @@ import { NodeApiError } from 'n8n-workflow';
 
 import type { SitePage } from './answer';
 import { snippet } from './answer';
+import type { Headers } from './fronts';
+import { frontAdvice, recogniseFront, strippedHeadersHint } from './fronts';
+import type { NetworkCause } from './network';
+import { describeNetworkFailure } from './network';
 
 /** How many times a read is repeated after a 5xx, a maintenance page or a network failure. */
 export const GET_RETRIES = 3;
@@ -25,6 +29,12 @@ export interface RequestInfo {
 	timeoutSeconds: number;
 	/** Bytes of the file(s) a multipart request carried (uploads), for the PHP upload-limit advice. */
 	fileBytes?: number;
+	/** The API root the request was built on (shown in advice that names the address). */
+	apiRoot: string;
+	/** The key has the esign_ form: a 401 from the API then hints at headers lost on the way. */
+	keyLooksIssued: boolean;
+	/** The credential sends HTTP Basic auth. */
+	basicAuth: boolean;
 }
 
 function megabytes(bytes: number): string {
@@ -140,6 +150,18 @@ export function redirectError(info: RequestInfo, status: number, location: strin
 	return error;
 }
 
+/** A password prompt, bot check or block page answered instead of WordPress: named, with the fix. */
+function frontError(info: RequestInfo, status: number, front: ReturnType<typeof recogniseFront> & string, shown: string): NodeApiError {
+	const advice = frontAdvice(front, info.basicAuth);
+	const message = `${advice.message} (HTTP ${status} to ${info.method} ${info.endpoint})`;
+	let description = advice.description;
+	if (info.method !== 'GET') description += ' The request did not reach WordPress, so nothing was changed.';
+	if (shown && front !== 'basicAuth') description += ` Start of the answer: «${shown}»`;
+	const error = build(info, { code: `blocked_${front}`, message, status } as JsonObject, message, description, status);
+	error.context.apiCode = front === 'basicAuth' ? 'basic_auth_required' : `blocked_${front}`;
+	return error;
+}
+
 /** A body that is not JSON at all, or JSON of the wrong shape. */
 export function notApiAnswerError(
 	info: RequestInfo,
@@ -148,8 +170,11 @@ export function notApiAnswerError(
 	text: string,
 	page: SitePage | undefined,
 	problem?: string,
+	headers?: Headers,
 ): NodeApiError {
 	const shown = snippet(text, info.secrets);
+	const front = problem || status < 400 ? undefined : recogniseFront(status, headers, text);
+	if (front) return frontError(info, status, front, shown);
 	const kind = problem ? `an answer the eSign API does not give (${problem})` : 'something other than the eSign API\'s JSON';
 	const message = `The site answered ${info.method} ${info.endpoint} with ${kind} (HTTP ${status}, ${contentType || 'no content type'})`;
 	const phpDropped = status === 413 || /POST Content-Length of \d+ bytes exceeds the limit/i.test(text);
@@ -173,7 +198,8 @@ function describe(status: number, body: ApiErrorBody, info: RequestInfo): string
 	const uploadAdvice = noFile ? uploadLimitAdvice(info, status) : undefined;
 	if (uploadAdvice) return uploadAdvice;
 	if (status === 401) {
-		return 'The site rejected the API key or secret. Check both values in the eSign API credential (keys start with esign_; the secret is shown once when the key is created).';
+		const stripped = code === 'rest_forbidden' && info.keyLooksIssued ? strippedHeadersHint(info.apiRoot) : '';
+		return `The site rejected the API key or secret. Check both values in the eSign API credential (keys start with esign_; the secret is shown once when the key is created).${stripped}`;
 	}
 	if (status === 403 && code === 'rest_forbidden') {
 		return 'This API key is Read Only. Creating, sending, updating or deleting needs a Full Access key: create one in the eSign admin under API keys and use it in the credential.';
@@ -213,8 +239,11 @@ function describe(status: number, body: ApiErrorBody, info: RequestInfo): string
 }
 
 /** An answer in the API's error format (`{code, message, data}`), or a JSON error without it. */
-export function apiError(info: RequestInfo, status: number, rawBody: unknown): NodeApiError {
+export function apiError(info: RequestInfo, status: number, rawBody: unknown, headers?: Headers): NodeApiError {
 	const body: ApiErrorBody = rawBody && typeof rawBody === 'object' && !Array.isArray(rawBody) ? (rawBody as ApiErrorBody) : {};
+	// A front that answers in JSON (some proxies do) is still the front, not the API.
+	const front = recogniseFront(status, headers, '');
+	if (front === 'basicAuth' || front === 'challenge') return frontError(info, status, front, '');
 	const code = typeof body.code === 'string' && body.code ? body.code : `http_${status}`;
 	const message = typeof body.message === 'string' && body.message.trim() ? body.message : `HTTP ${status}`;
 	const error = build(
@@ -235,28 +264,18 @@ function isObject(value: unknown): value is IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-type NetworkCause = (Error & { code?: string; cause?: Error & { code?: string } }) | undefined;
-
-/** No HTTP answer at all: refused, reset, timed out. */
-export function networkError(info: RequestInfo, cause: NetworkCause): NodeApiError {
-	// n8n-core wraps the socket error in its own NodeApiError: the code is on the original.
-	const inner = cause?.cause ?? cause;
-	const code = inner?.code ?? cause?.code ?? '';
-	const timedOut = code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout/i.test(inner?.message ?? '');
-	const what = timedOut
-		? `timed out after ${info.timeoutSeconds} second${info.timeoutSeconds === 1 ? '' : 's'}`
-		: code === 'ECONNREFUSED'
-			? 'the site refused the connection'
-			: code === 'ENOTFOUND' || code === 'EAI_AGAIN'
-				? 'the site’s host name could not be resolved'
-				: 'the connection failed before an answer arrived';
+/** No HTTP answer at all: refused, not found, timed out, reset, or a certificate n8n cannot trust. */
+export function networkError(info: RequestInfo, cause: NetworkCause, retried: number): NodeApiError {
+	const failure = describeNetworkFailure(cause, info.url, info.timeoutSeconds);
+	const code = failure.code;
 	// Our own wording: n8n's generic texts for these codes invite an immediate retry, wrong for a write.
-	const message = `${info.method} ${info.endpoint} ${timedOut ? what : `failed: ${what}`}`;
+	const message = `${info.method} ${info.endpoint} failed: ${failure.what}`;
+	const tried = retried > 0 ? ` (tried ${retried + 1} times)` : '';
 	const description =
-		info.method !== 'GET'
-			? `No answer arrived${code ? ` (${code})` : ''}.${WRITE_NOTE}`
-			: `The site could not be reached${code ? ` (${code})` : ''}, retried ${GET_RETRIES} times. Check the Site URL and that the site is up${timedOut ? ', or raise Timeout under Request Options' : ''}.`;
+		info.method !== 'GET' && failure.transient
+			? `No answer arrived${code ? ` (${code})` : ''}.${WRITE_NOTE} ${failure.fix}`
+			: `${failure.fix}${code ? ` [${code}]` : ''}${tried}`;
 	const error = build(info, { message, networkCode: code || 'network_error' } as JsonObject, message, description);
-	error.context.apiCode = timedOut ? 'timeout' : 'network_error';
+	error.context.apiCode = failure.kind === 'timeout' ? 'timeout' : failure.kind === 'tls' ? 'tls_certificate' : 'network_error';
 	return error;
 }

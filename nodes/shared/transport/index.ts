@@ -7,10 +7,20 @@ import type { ESignContext } from './credentials';
 import { API_PATH, siteAccess } from './credentials';
 import type { RequestInfo } from './errors';
 import { GET_RETRIES, apiError, networkError, notApiAnswerError, redirectError } from './errors';
+import { warnIfCached } from './cacheWarning';
+import type { NetworkCause } from './network';
+import { describeNetworkFailure } from './network';
 
 export type { Expectation } from './answer';
 export type { ESignContext } from './credentials';
 export { API_PATH, forgetSiteAccess, normaliseSiteUrl } from './credentials';
+
+let requestSequence = 0;
+/** Unique per request within this process, and across restarts (time first). */
+function cacheBuster(): string {
+	requestSequence = (requestSequence + 1) % 1000;
+	return `${Date.now()}${String(requestSequence).padStart(3, '0')}`;
+}
 
 /** Largest page the API serves; also what Return All uses. */
 export const MAX_PER_PAGE = 100;
@@ -170,7 +180,7 @@ export async function eSignApiRequestFull<T = unknown>(
 	endpoint: string,
 	options: ESignRequestOptions = {},
 ): Promise<ESignFullResponse<T>> {
-	const { apiRoot, insecure, secrets, decrypted } = await siteAccess.call(this);
+	const { apiRoot, insecure, secrets, decrypted, keyLooksIssued, basicAuth } = await siteAccess.call(this);
 	const maxWait = options.maxRateLimitWait ?? DEFAULT_MAX_RATE_LIMIT_WAIT_SECONDS;
 	const timeoutSeconds = options.timeout ?? 30;
 	const isForm = options.body instanceof FormData;
@@ -178,7 +188,9 @@ export async function eSignApiRequestFull<T = unknown>(
 	const request: IHttpRequestOptions = {
 		method,
 		url: apiRoot + endpoint,
-		qs: options.qs,
+		// A unique query parameter on every read: a page or REST cache in front of the site keys its entries
+		// by URL (and may ignore Cache-Control), so it never has an answer for this one. WordPress ignores it.
+		qs: method === 'GET' ? { ...options.qs, _: cacheBuster() } : options.qs,
 		headers: streamBody
 			? { Accept: 'application/json', 'Content-Type': streamBody.contentType, 'Content-Length': String(streamBody.length) }
 			: { Accept: 'application/json' },
@@ -201,14 +213,19 @@ export async function eSignApiRequestFull<T = unknown>(
 		secrets,
 		timeoutSeconds,
 		fileBytes: streamBody ? streamBody.fileBytes : isForm ? formFileBytes(options.body as FormData) : undefined,
+		apiRoot,
+		keyLooksIssued,
+		basicAuth,
 	};
 
 	let waited = 0;
 	let failures = 0;
 	// The one place that decides whether a failed request is repeated: reads only, with backoff,
 	// within the retry budget. A write that may have run is never sent again.
-	const retryRead = async (): Promise<boolean> => {
+	const retryRead = async (cause?: NetworkCause): Promise<boolean> => {
 		if (method !== 'GET' || failures >= GET_RETRIES) return false;
+		// A bad certificate or an unknown host name stays so: no point waiting for it.
+		if (cause && !describeNetworkFailure(cause, request.url, timeoutSeconds).transient) return false;
 		failures++;
 		await sleep(250 * 2 ** failures);
 		return true;
@@ -225,12 +242,13 @@ export async function eSignApiRequestFull<T = unknown>(
 				decrypted ? { credentialsDecrypted: decrypted } : undefined,
 			)) as ESignFullResponse<unknown>;
 		} catch (cause) {
-			// No HTTP answer (refused, reset, timeout).
-			if (await retryRead()) continue;
-			throw networkError(info, cause as Parameters<typeof networkError>[1]);
+			// No HTTP answer (refused, reset, timeout, certificate).
+			if (await retryRead(cause as NetworkCause)) continue;
+			throw networkError(info, cause as NetworkCause, failures);
 		}
 
 		const status = response.statusCode;
+		if (method === 'GET' && status < 300) warnIfCached(this, endpoint, response.headers);
 		if (status >= 300 && status < 400) {
 			throw redirectError(info, status, header(response.headers, 'location'), API_PATH);
 		}
@@ -242,8 +260,8 @@ export async function eSignApiRequestFull<T = unknown>(
 				taken = await takeStream(raw, status);
 			} catch (cause) {
 				// The connection broke while the answer was read.
-				if (await retryRead()) continue;
-				throw networkError(info, cause as Parameters<typeof networkError>[1]);
+				if (await retryRead(cause as NetworkCause)) continue;
+				throw networkError(info, cause as NetworkCause, failures);
 			}
 			if (!Buffer.isBuffer(taken)) return { body: taken as T, headers: response.headers, statusCode: status };
 			raw = taken;
@@ -258,7 +276,7 @@ export async function eSignApiRequestFull<T = unknown>(
 			if (!parsed.json) {
 				// WordPress's maintenance page can come with a 200 from some caches: a read may wait it out.
 				if (page === 'maintenance' && (await retryRead())) continue;
-				throw notApiAnswerError(info, status, contentType, parsed.text, page);
+				throw notApiAnswerError(info, status, contentType, parsed.text, page, undefined, response.headers);
 			}
 			const problem = shapeProblem(parsed.value, options.expect ?? 'any');
 			if (problem) {
@@ -281,9 +299,9 @@ export async function eSignApiRequestFull<T = unknown>(
 			return { body: undefined as T, headers: response.headers, statusCode: status };
 		}
 		if (!parsed.json || !isPlainObject(parsed.value)) {
-			throw notApiAnswerError(info, status, contentType, parsed.json ? JSON.stringify(parsed.value) : parsed.text, page);
+			throw notApiAnswerError(info, status, contentType, parsed.json ? JSON.stringify(parsed.value) : parsed.text, page, undefined, response.headers);
 		}
-		throw apiError(info, status, parsed.value);
+		throw apiError(info, status, parsed.value, response.headers);
 	}
 }
 
