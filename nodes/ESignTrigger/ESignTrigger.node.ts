@@ -10,7 +10,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { downloadDocument } from '../shared/documentFile';
-import { idFromAnswer } from '../shared/ids';
+import { idFromAnswer } from '../shared/values';
 import { deliveryHash, isRepeat, isValidTimeZone, remember, siteTimeToEpoch } from './deliveries';
 import { SIGNATURE_FAILURE_MESSAGES, SIGNATURE_HEADER, verifySignature } from './verifySignature';
 

@@ -1,51 +1,15 @@
-// Reading GET /documents/{id}/file from its raw bytes: the base64 content is decoded piece by piece (a 20 MB
-// file is ~27 MB of base64 that is never built as one string), the other members parsed without it.
+// Reading GET /documents/{id}/file as it arrives: the base64 content is decoded piece by piece (a 20 MB
+// file is ~27 MB of base64 that is never built as one string), the other members parsed without it. An
+// answer the HTTP layer read whole goes through the same reader as one chunk.
 import * as crypto from 'crypto';
 
-import { FileAnswerReader, readFileAnswer } from '../../nodes/shared/documentFile';
+import { FileAnswerReader } from '../../nodes/shared/fileAnswer';
 
 /** JSON as PHP's json_encode writes it: slashes escaped as \/. */
 const phpJson = (value: unknown) => JSON.stringify(value).replace(/\//g, '\\/');
 
-describe('readFileAnswer', () => {
-	test.each([
-		['PHP-escaped slashes', phpJson],
-		['plain JSON', (v: unknown) => JSON.stringify(v)],
-		['spaces and newlines around members', (v: unknown) => JSON.stringify(v, null, 2)],
-	])('%s: the bytes equal a whole parse, across many decode steps', (_, encode) => {
-		const bytes = crypto.randomBytes(3 * 1024 * 1024 + 7); // > 3 decode steps, not a multiple of 3
-		const answer = Buffer.from(encode({ content: bytes.toString('base64'), filename: 'a/b.pdf', type: 'application/pdf', encoding: 'base64' }));
-		const read = readFileAnswer(answer);
-		expect(read?.meta).toEqual({ content: '', filename: 'a/b.pdf', type: 'application/pdf', encoding: 'base64' });
-		expect(read?.bytes?.equals(bytes)).toBe(true);
-	});
-
-	test('"content" inside another string is not taken for the member', () => {
-		const bytes = Buffer.from('%PDF-1.7 hello');
-		const answer = Buffer.from(phpJson({ filename: 'x","content":"AAAA', content: bytes.toString('base64') }));
-		const read = readFileAnswer(answer);
-		expect(read?.bytes?.toString()).toBe('%PDF-1.7 hello');
-		expect(read?.meta.filename).toBe('x","content":"AAAA');
-	});
-
-	test('other escapes, other encodings and a null content fall back to a whole parse', () => {
-		const unicodeEscaped = Buffer.from('{"content":"QUJD\\u002fRA==","encoding":"base64"}');
-		expect(readFileAnswer(unicodeEscaped)?.bytes).toEqual(Buffer.from('QUJD/RA==', 'base64'));
-		const utf8 = Buffer.from(JSON.stringify({ content: 'plain text', encoding: 'utf8' }));
-		expect(readFileAnswer(utf8)?.bytes?.toString()).toBe('plain text');
-		const none = readFileAnswer(Buffer.from('{"content":null,"filename":"x.pdf"}'));
-		expect(none?.meta.filename).toBe('x.pdf');
-		expect(none?.bytes).toBeUndefined();
-	});
-
-	test('bytes that are not JSON give undefined', () => {
-		expect(readFileAnswer(Buffer.from('{"content":"QUJD", "filename": }'))).toBeUndefined();
-		expect(readFileAnswer(Buffer.from('{ not json }'))).toBeUndefined();
-	});
-});
-
 describe('FileAnswerReader (the download reads the answer as it arrives)', () => {
-	/** Feeds `answer` in pieces of the given sizes (cycled). */
+	/** Feeds `answer` in pieces of the given sizes (cycled); [Infinity] is an answer read whole. */
 	async function read(answer: Buffer, sizes: number[] = [65536]) {
 		const reader = new FileAnswerReader();
 		const chunks = (async function* () {
@@ -62,6 +26,7 @@ describe('FileAnswerReader (the download reads the answer as it arrives)', () =>
 
 	test.each([
 		['PHP-escaped slashes, 64 KB pieces', phpJson, [65536]],
+		['PHP-escaped slashes, read whole (one chunk)', phpJson, [Infinity]],
 		['plain JSON, odd small pieces', (v: unknown) => JSON.stringify(v), [1, 2, 3, 5, 7, 4099]],
 		['indented JSON, one byte at a time for the start', (v: unknown) => JSON.stringify(v, null, 2), [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 131072]],
 	])('%s: the bytes and members equal a whole parse', async (_, encode, sizes) => {
@@ -102,6 +67,34 @@ describe('FileAnswerReader (the download reads the answer as it arrives)', () =>
 
 	test('an answer without content is read, and says so', async () => {
 		const { reader, bytes } = await read(Buffer.from('{"filename":"x.pdf","content":null}'));
+		expect(reader.problem).toBeUndefined();
+		expect(reader.hasContent).toBe(false);
+		expect(bytes.length).toBe(0);
+	});
+
+	test.each([
+		['one chunk (read whole)', [Infinity]],
+		['one byte at a time', [1]],
+		['pieces of 3 bytes', [3]],
+	])('the top-level "content" wins over a nested one, in every member order: %s', async (_, sizes) => {
+		const answers = [
+			'{"meta":{"content":"QUJD"},"content":"REVG"}',
+			'{"content":"REVG","meta":{"content":"QUJD"}}',
+			'{"meta":{"inner":{"content":"QUJD"}},"content":"REVG","list":[{"content":"QUJD"}]}',
+			'{"list":[{"content":"QUJD"},"content"],"content" : "REVG"}',
+			'{"note":"\\"content\\":\\"QUJD\\"","content":"REVG"}',
+		];
+		for (const answer of answers) {
+			const { reader, bytes } = await read(Buffer.from(answer), sizes);
+			expect({ answer, problem: reader.problem, text: bytes.toString() }).toEqual({ answer, problem: undefined, text: 'DEF' });
+			expect(reader.hasContent).toBe(true);
+		}
+		const { reader } = await read(Buffer.from(answers[0]), sizes);
+		expect(reader.meta).toEqual({ meta: { content: 'QUJD' } });
+	});
+
+	test('a nested "content" alone is no content: the answer has none', async () => {
+		const { reader, bytes } = await read(Buffer.from('{"meta":{"content":"QUJD"},"filename":"x.pdf"}'), [Infinity]);
 		expect(reader.problem).toBeUndefined();
 		expect(reader.hasContent).toBe(false);
 		expect(bytes.length).toBe(0);

@@ -1,6 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { eSignApiRequest, eSignApiRequestFull } from '../../shared/transport';
+import { eSignApiRequest, eSignApiRequestWithHeaders } from '../../shared/transport';
 
 const PAGE_SIZE = 50;
 
@@ -12,7 +12,7 @@ export async function searchDocuments(
 	const page = Number(paginationToken ?? 1) || 1;
 	const qs: IDataObject = { page, per_page: PAGE_SIZE };
 	if (filter?.trim()) qs.search = filter.trim();
-	const response = await eSignApiRequestFull.call(this, 'GET', '/documents', { qs, expect: 'list' });
+	const response = await eSignApiRequestWithHeaders.call(this, 'GET', '/documents', { qs, expect: 'list' });
 	const documents = (Array.isArray(response.body) ? response.body : []) as IDataObject[];
 	const totalPages = Number(response.headers['x-esign-totalpages'] ?? 1);
 	return {

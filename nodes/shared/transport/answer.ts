@@ -1,4 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
+import { isPlainObject } from '../values';
 
 /**
  * What an operation needs the site's answer to be. Anything else is not the eSign API talking
@@ -28,10 +28,6 @@ export function parseBody(raw: unknown): ParsedBody {
 	} catch {
 		return { json: false, text };
 	}
-}
-
-export function isPlainObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Why `value` does not meet the expectation, or undefined when it does. */

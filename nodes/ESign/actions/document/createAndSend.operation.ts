@@ -11,7 +11,7 @@ import {
 import { coordinateCollectionOptions, fieldInputProperties } from '../../helpers/fieldDescriptions';
 import { readSignerRows } from '../../helpers/signers';
 import { getRequestOptions, toExecutionData } from '../../helpers/utils';
-import { idFromAnswer } from '../../../shared/ids';
+import { idFromAnswer } from '../../../shared/values';
 import { eSignApiRequest } from '../../../shared/transport';
 import { binaryPropertyInput, fileTitle, signersCollection } from '../common.descriptions';
 

@@ -2,6 +2,17 @@ import type { ESignContext } from './credentials';
 import type { Headers } from './fronts';
 import { cachedAnswerHint } from './fronts';
 
+let requestSequence = 0;
+
+/**
+ * The value of the `_` query parameter every GET carries, unique per request (time first, so also across
+ * restarts): a page or REST cache keyed by URL never holds an answer for it.
+ */
+export function cacheBuster(): string {
+	requestSequence = (requestSequence + 1) % 1000;
+	return `${Date.now()}${String(requestSequence).padStart(3, '0')}`;
+}
+
 // One warning per node execution (the context object), not one per item or page.
 const warned = new WeakSet<object>();
 
