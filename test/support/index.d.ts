@@ -15,6 +15,10 @@ export interface Sandbox {
 	keys: Record<KeyName, { key: string; secret: string }>;
 	webhookSecret: string;
 	state: Json;
+	/** createSandbox({tls}): the certificate's variant and PEM (to trust it); null over plain HTTP. */
+	tls: { variant: 'self-signed' | 'expired' | 'wrong-host'; cert: string } | null;
+	/** createSandbox({tls}): the same site over plain HTTP (control(), api(), upload(), sample() use it); else null. */
+	plain: { url: string; apiUrl: string } | null;
 	reset(): void;
 	idle(): Promise<void>;
 	now(): string;
