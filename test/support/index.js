@@ -1,6 +1,7 @@
 // Shared plumbing for the node tests: a sandbox per test file, credentials for its keys,
 // direct API/control calls for arranging and checking state, and one-line node runs.
 const http = require('node:http');
+const tls = require('node:tls');
 const { createSandbox, DEFAULT_WEBHOOK_SECRET } = require('../sandbox');
 const harness = require('../harness');
 
@@ -215,7 +216,18 @@ function describedContractSite() {
 	return text ? JSON.parse(text) : null;
 }
 
+/**
+ * Makes this process trust a certificate (an HTTPS sandbox's sb.tls.cert) as if a CA had issued it, so the
+ * 'expired' and 'wrong-host' variants fail for that reason alone. Returns the function that undoes it.
+ */
+function trustCertificate(cert) {
+	const before = tls.getCACertificates('default');
+	tls.setDefaultCACertificates([...before, cert]);
+	return () => tls.setDefaultCACertificates(before);
+}
+
 module.exports = {
+	trustCertificate,
 	DEFAULT_WEBHOOK_SECRET,
 	describedContractSite,
 	ESIGN,
