@@ -1,6 +1,8 @@
 // The sandbox's fronts (what real eSign sites sit behind) and its HTTPS variants, over real HTTP(S), no n8n.
 // JavaScript because the TLS checks need node:https (the lint keeps node: imports out of .ts tests).
+const crypto = require('node:crypto');
 const https = require('node:https');
+const tls = require('node:tls');
 const { api, control, createSandbox, makeDraft, requestLog, trustCertificate } = require('../support');
 
 let sb;
@@ -254,6 +256,20 @@ describe('HTTPS', () => {
 				})
 				.on('error', (error) => resolve({ code: error.code, message: error.message }));
 		});
+
+	test('a certificate loads whatever its random serial number starts with (DER integers in their shortest form)', () => {
+		const { selfSignedCertificate } = require('./tls');
+		const randomBytes = crypto.randomBytes;
+		for (const start of [[0, 0x10], [0, 0x90], [0, 0], [0x80, 0]]) {
+			const spy = jest.spyOn(crypto, 'randomBytes').mockImplementation((n) => Buffer.concat([Buffer.from(start), randomBytes(n - 2)]));
+			try {
+				const made = selfSignedCertificate({ hosts: ['127.0.0.1'], notBefore: Date.now(), notAfter: Date.now() + 60_000 });
+				expect(() => tls.createSecureContext({ key: made.key, cert: made.cert })).not.toThrow();
+			} finally {
+				spy.mockRestore();
+			}
+		}
+	});
 
 	test.each([
 		[true, 'DEPTH_ZERO_SELF_SIGNED_CERT', 'status 200'],

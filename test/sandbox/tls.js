@@ -37,8 +37,13 @@ function oid(text) {
 	return der(0x06, Buffer.from(bytes));
 }
 
-/** A positive INTEGER from raw bytes (a leading 0 keeps the top bit from making it negative). */
-const integer = (bytes) => der(0x02, bytes[0] & 0x80 ? Buffer.concat([Buffer.from([0]), bytes]) : bytes);
+/** A positive INTEGER from raw bytes, in DER's shortest form (OpenSSL refuses a certificate with a needless leading 0). */
+function integer(raw) {
+	let start = 0;
+	while (start < raw.length - 1 && raw[start] === 0) start++;
+	const bytes = raw.subarray(start);
+	return der(0x02, bytes[0] & 0x80 ? Buffer.concat([Buffer.from([0]), bytes]) : bytes);
+}
 
 /** UTCTime (YYMMDDHHMMSSZ), valid for the years 1950–2049 that certificates here use. */
 const utcTime = (ms) => der(0x17, Buffer.from(new Date(ms).toISOString().replace(/[-:T]/g, '').slice(2, 14) + 'Z'));
