@@ -1,11 +1,13 @@
 'use strict';
 /**
- * The /wp-json/esign/v1 pipeline: request log → fault injection → rate limits → routing →
- * body parsing → authentication → handler (counted) → answer (or the fault's answer/drop).
+ * The /wp-json/esign/v1 pipeline: request log → fronts (challenge, block, Basic auth, header stripping,
+ * cache) → fault injection → rate limits → routing → body parsing → authentication → handler (counted) →
+ * answer (or the fault's answer/drop), kept by the cache front on its way out.
  */
 
-const { clientIp, createRouter, errorResult, parseInput, readBody, send, sendJson } = require('./http');
+const { clientIp, createRouter, errorResult, parseInput, readBody, send } = require('./http');
 const { hostileAnswer } = require('./hostile');
+const { frontAnswer, throughFronts } = require('./fronts');
 const { ApiError, fail, sleep } = require('./util');
 const { authenticate, checkRateLimit } = require('./auth');
 const { nextId, pushCapped, ts } = require('./store');
@@ -141,6 +143,17 @@ async function handleApi(core, req, res, url) {
 		route: null,
 	};
 	pushCapped(core.state.requestLog, entry);
+	const answer = (status, body, headers) => {
+		const out = throughFronts(core, req, { status, headers, body });
+		entry.status = out.status;
+		send(res, out.status, out.body, out.headers);
+	};
+	const front = frontAnswer(core, req, entry);
+	if (front) {
+		entry.status = front.status;
+		send(res, front.status, front.body, front.headers);
+		return;
+	}
 	const fault = takeFault(core, req.method, url.pathname);
 	const runHandler = !fault || !['before', 'drop-before'].includes(fault.mode);
 	let result = runHandler ? await dispatch(core, req, url, body, entry) : null;
@@ -153,14 +166,12 @@ async function handleApi(core, req, res, url) {
 			return;
 		}
 		if (fault.raw && fault.mode !== 'delay') {
-			entry.status = fault.raw.status;
-			send(res, fault.raw.status, fault.raw.body, fault.raw.headers);
+			answer(fault.raw.status, fault.raw.body, fault.raw.headers);
 			return;
 		}
 		if (fault.mode !== 'delay') result = faultResult(fault);
 	}
-	entry.status = result.status;
-	sendJson(res, result.status, result.body, result.headers);
+	answer(result.status, JSON.stringify(result.body), { 'Content-Type': 'application/json; charset=UTF-8', ...result.headers });
 }
 
 module.exports = { API_PREFIX, handleApi, normalizeFault };

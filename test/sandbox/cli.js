@@ -1,6 +1,10 @@
 #!/usr/bin/env node
 'use strict';
-/** `npm run sandbox`: the sandbox on 127.0.0.1:8787 (--port / SANDBOX_PORT) with the spec's rate limits. */
+/**
+ * `npm run sandbox`: the sandbox on 127.0.0.1:8787 (--port / SANDBOX_PORT) with the spec's rate limits.
+ * `--tls[=expired|wrong-host]` serves HTTPS with a self-signed certificate (plain HTTP on another port);
+ * `--fronts '<json>'` starts it behind fronts (the body of POST /__sandbox/fronts).
+ */
 
 const { createSandbox, SPEC_RATE_LIMITS } = require('./index');
 
@@ -15,7 +19,10 @@ async function main() {
 	const port = Number(option('port') ?? process.env.SANDBOX_PORT ?? 8787);
 	if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`Invalid port: ${port}`);
 	const host = option('host') ?? process.env.SANDBOX_HOST ?? '127.0.0.1';
-	const sb = await createSandbox({ port, host, rateLimits: SPEC_RATE_LIMITS });
+	const tlsArg = process.argv.slice(2).find((a) => a === '--tls' || a.startsWith('--tls='));
+	const tls = tlsArg === undefined ? false : tlsArg === '--tls' || tlsArg.slice(6);
+	const fronts = option('fronts');
+	const sb = await createSandbox({ port, host, rateLimits: SPEC_RATE_LIMITS, tls, fronts: fronts ? JSON.parse(fronts) : undefined });
 	const { admin } = sb.keys;
 	const lines = [
 		`eSign sandbox running at ${sb.url}`,
@@ -23,6 +30,8 @@ async function main() {
 		`API URL:        ${sb.apiUrl}`,
 		`Base URL:       ${sb.url}   (what the n8n credential needs)`,
 		`Controls:       ${sb.url}/  (index page), ${sb.url}/__sandbox/...`,
+		...(sb.tls ? [`TLS:            ${sb.tls.variant} certificate (curl -k); the same site over plain HTTP: ${sb.plain.url}`] : []),
+		...(Object.keys(sb.state.fronts).length ? [`Fronts:         ${JSON.stringify(sb.state.fronts)}`] : []),
 		`Webhook secret: ${sb.webhookSecret}`,
 		`Rate limits:    ${SPEC_RATE_LIMITS.perKeyPerHour} per key per hour, ${SPEC_RATE_LIMITS.perIpPerMinute} per IP per minute`,
 		'',

@@ -2,7 +2,7 @@
 /**
  * Sandbox-only control endpoints (no auth, never rate limited, not in the request log):
  * reset, keys, samples, seeding, storage, outbox, request log, counters, faults, rate limits,
- * clock, expiry, templates, signer actions, webhooks, and the two HTML pages.
+ * clock, expiry, templates, signer actions, webhooks, fronts, and the two HTML pages.
  */
 
 const { clientIp, createRouter, errorResult, parseInput, readBody, send, sendHtml, sendJson } = require('./http');
@@ -11,6 +11,7 @@ const store = require('./store');
 const signing = require('./signing');
 const { normalizeRateLimits } = require('./auth');
 const { normalizeFault } = require('./api');
+const { normalizeFronts } = require('./fronts');
 const { readUploadedFile, STATUSES } = require('./documents');
 const { saveAsTemplate } = require('./templates');
 const { EVENTS } = require('./webhooks');
@@ -146,6 +147,22 @@ const router = createRouter([
 		if (!['plain', 'pretty'].includes(ctx.input.structure)) fail(400, 'invalid_data', "structure must be 'plain' or 'pretty'.");
 		core.state.permalinks = ctx.input.structure;
 		return ok({ permalinks: core.state.permalinks });
+	}],
+	['GET', '/__sandbox/fronts', 'fronts', (core) => ok({ fronts: core.state.fronts, cached: [...core.state.frontCache.keys()] })],
+	['POST', '/__sandbox/fronts', 'setFronts', (core, ctx) => {
+		core.state.fronts = normalizeFronts(ctx.input, core.state.fronts);
+		if (!core.state.fronts.cache) core.state.frontCache.clear();
+		return ok({ fronts: core.state.fronts });
+	}],
+	['DELETE', '/__sandbox/fronts', 'clearFronts', (core) => {
+		core.state.fronts = {};
+		core.state.frontCache.clear();
+		return ok({ fronts: {} });
+	}],
+	// A purge: the cache front stays on, the answers it kept are gone.
+	['DELETE', '/__sandbox/fronts/cache', 'purgeCache', (core) => {
+		core.state.frontCache.clear();
+		return ok({ ok: true });
 	}],
 	['GET', '/__sandbox/rate-limits', 'rateLimits', (core) => ok({ rateLimits: core.state.rateLimits })],
 	['POST', '/__sandbox/rate-limits', 'setRateLimits', (core, ctx) => {

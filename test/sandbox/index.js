@@ -10,6 +10,7 @@
  */
 
 const http = require('node:http');
+const https = require('node:https');
 const { API_PREFIX, handleApi } = require('./api');
 const { handleControl, publicKeys } = require('./controls');
 const { normalizeRateLimits, SPEC_RATE_LIMITS } = require('./auth');
@@ -18,6 +19,8 @@ const { createWebhooks } = require('./webhooks');
 const { seedTemplates } = require('./templates');
 const { getSamples } = require('./pdf');
 const { sendJson } = require('./http');
+const { normalizeFronts } = require('./fronts');
+const { sandboxCertificate } = require('./tls');
 
 /**
  * What a WordPress site with Plain permalinks answers at /wp-json/…: it does not route the address, so its
@@ -43,19 +46,27 @@ const DEFAULT_WEBHOOK_SECRET = 'whsec_sandbox_3b9f2c7e1a5d48f6b0c2e9a7d1f4c8b5';
  * @param {string} [opts.webhookSecret=DEFAULT_WEBHOOK_SECRET]
  * @param {boolean} [opts.seed=true]      seed the templates (users and keys always exist)
  * @param {string} [opts.publicUrl]       base of signing links when the sandbox is reached under another address
+ * @param {object} [opts.fronts]          what the site sits behind (Basic auth, cache, challenge, block page, header
+ *                                        stripping), as POST /__sandbox/fronts takes it; reset returns to it
+ * @param {boolean|string} [opts.tls]     HTTPS with a certificate made at start: true / 'self-signed', 'expired', 'wrong-host'
  */
 async function createSandbox(opts = {}) {
-	const { port = 0, host = '127.0.0.1', rateLimits = false, webhookSecret = DEFAULT_WEBHOOK_SECRET, seed = true, publicUrl } = opts;
+	const { port = 0, host = '127.0.0.1', rateLimits = false, webhookSecret = DEFAULT_WEBHOOK_SECRET, seed = true, publicUrl, tls = false } = opts;
 	const state = createState({ rateLimits: normalizeRateLimits(rateLimits), webhookSecret });
+	const startFronts = normalizeFronts(opts.fronts ?? {});
 	const core = { state, samples: await getSamples(), publicUrl: '' };
 	core.webhooks = createWebhooks(core);
 	core.reset = () => {
 		resetData(state);
+		state.fronts = { ...startFronts };
+		// The answers a cache front keeps, by cache key.
+		state.frontCache = new Map();
 		if (seed) seedTemplates(core);
 	};
 	core.reset();
 
-	const server = http.createServer((req, res) => {
+	const certificate = tls ? sandboxCertificate(tls, host) : null;
+	const onRequest = (req, res) => {
 		const url = new URL(req.url, 'http://sandbox.local');
 		// Plain permalinks: WordPress serves the REST API as /?rest_route=/esign/v1/... as well.
 		const restRoute = (url.pathname === '/' || url.pathname === '/index.php') && url.searchParams.get('rest_route');
@@ -73,16 +84,23 @@ async function createSandbox(opts = {}) {
 			console.error('[sandbox] request failed:', error);
 			sendJson(res, 500, { code: 'internal_error', message: String(error.message), data: { status: 500 } });
 		});
-	});
-	await new Promise((resolve, reject) => {
-		server.once('error', reject);
-		server.listen(port, host, () => {
-			server.off('error', reject);
-			resolve();
+	};
+	const listen = async (server, onPort) => {
+		await new Promise((resolve, reject) => {
+			server.once('error', reject);
+			server.listen(onPort, host, () => {
+				server.off('error', reject);
+				resolve();
+			});
 		});
-	});
-	const actualPort = server.address().port;
-	const url = `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host}:${actualPort}`;
+		const at = server.address().port;
+		return { port: at, url: `${server instanceof https.Server ? 'https' : 'http'}://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host}:${at}` };
+	};
+	const server = certificate ? https.createServer({ key: certificate.key, cert: certificate.cert }, onRequest) : http.createServer(onRequest);
+	const { port: actualPort, url } = await listen(server, port);
+	// An HTTPS sandbox also answers plain HTTP on another free port, so tests can arrange and check it without trusting the certificate.
+	const plainServer = certificate ? http.createServer(onRequest) : null;
+	const plain = plainServer ? await listen(plainServer, 0) : null;
 	core.publicUrl = (publicUrl || url).replace(/\/+$/, '');
 
 	let closing;
@@ -91,6 +109,10 @@ async function createSandbox(opts = {}) {
 		apiUrl: url + API_PREFIX,
 		port: actualPort,
 		keys: publicKeys(state),
+		/** With opts.tls: {variant, cert} (the certificate as PEM, for a client that should trust it); else null. */
+		tls: certificate && { variant: certificate.variant, cert: certificate.cert },
+		/** With opts.tls: the same site over plain HTTP ({url, apiUrl}); else null. */
+		plain: plain && { url: plain.url, apiUrl: plain.url + API_PREFIX },
 		get webhookSecret() {
 			return state.webhookSecret;
 		},
@@ -105,8 +127,12 @@ async function createSandbox(opts = {}) {
 		close() {
 			closing ??= new Promise((resolve) => {
 				core.webhooks.close();
-				server.close(() => resolve());
-				server.closeAllConnections();
+				const servers = [server, plainServer].filter(Boolean);
+				let open = servers.length;
+				for (const s of servers) {
+					s.close(() => --open || resolve());
+					s.closeAllConnections();
+				}
 			});
 			return closing;
 		},

@@ -15,6 +15,10 @@ export interface Sandbox {
 	keys: Record<KeyName, { key: string; secret: string }>;
 	webhookSecret: string;
 	state: Json;
+	/** createSandbox({tls}): the certificate's variant and PEM (to trust it); null over plain HTTP. */
+	tls: { variant: 'self-signed' | 'expired' | 'wrong-host'; cert: string } | null;
+	/** createSandbox({tls}): the same site over plain HTTP (control(), api(), upload(), sample() use it); else null. */
+	plain: { url: string; apiUrl: string } | null;
 	reset(): void;
 	idle(): Promise<void>;
 	now(): string;
@@ -133,3 +137,15 @@ export function describedContractSite(): {
 	keys: Record<KeyName, { key: string; secret: string }>;
 	webhookSecret: string;
 } | null;
+
+/** Trusts a certificate (sb.tls.cert) in this process, for every new TLS connection; returns the undo. */
+export function trustCertificate(cert: string): () => void;
+
+/** The body of POST /__sandbox/fronts and createSandbox({fronts}): a named front is set, false/null turns it off. */
+export interface SandboxFronts {
+	basicAuth?: { user: string; password: string; realm?: string; applicationPasswords?: boolean } | false | null;
+	cache?: { ttlSeconds?: number; ignoreQuery?: boolean | string[]; headers?: Array<'x-cache' | 'age' | 'cf-cache-status'> } | true | false | null;
+	challenge?: { status?: 403 | 503 } | true | false | null;
+	block?: 'wordfence' | 'modsecurity' | 'sucuri' | 'solid' | { kind: 'wordfence' | 'modsecurity' | 'sucuri' | 'solid'; status?: number; writesOnly?: boolean } | false | null;
+	stripHeaders?: { headers?: string[] } | true | false | null;
+}

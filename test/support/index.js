@@ -1,6 +1,7 @@
 // Shared plumbing for the node tests: a sandbox per test file, credentials for its keys,
 // direct API/control calls for arranging and checking state, and one-line node runs.
 const http = require('node:http');
+const tls = require('node:tls');
 const { createSandbox, DEFAULT_WEBHOOK_SECRET } = require('../sandbox');
 const harness = require('../harness');
 
@@ -15,8 +16,11 @@ function credentialsFor(sb, who = 'admin') {
 	};
 }
 
+/** An HTTPS sandbox (createSandbox({tls})) is arranged and checked over its plain-HTTP twin. */
+const reach = (sb) => sb.plain ?? sb;
+
 async function control(sb, method, path, body) {
-	const res = await fetch(sb.url + path, {
+	const res = await fetch(reach(sb).url + path, {
 		method,
 		headers: body === undefined ? {} : { 'content-type': 'application/json' },
 		body: body === undefined ? undefined : JSON.stringify(body),
@@ -34,7 +38,7 @@ async function control(sb, method, path, body) {
 
 /** Direct API call with a key, for arranging fixtures and checking results independently of the node. */
 async function api(sb, method, path, body, who = 'admin') {
-	const res = await fetch(sb.apiUrl + path, {
+	const res = await fetch(reach(sb).apiUrl + path, {
 		method,
 		headers: {
 			'X-ESIGN-API-Key': sb.keys[who].key,
@@ -51,7 +55,7 @@ async function upload(sb, buffer, fileName, title, who = 'admin') {
 	const form = new FormData();
 	form.append('file', new Blob([buffer]), fileName);
 	if (title) form.append('title', title);
-	const res = await fetch(sb.apiUrl + '/documents/upload', {
+	const res = await fetch(reach(sb).apiUrl + '/documents/upload', {
 		method: 'POST',
 		headers: { 'X-ESIGN-API-Key': sb.keys[who].key, 'X-ESIGN-API-Secret': sb.keys[who].secret },
 		body: form,
@@ -61,7 +65,7 @@ async function upload(sb, buffer, fileName, title, who = 'admin') {
 }
 
 async function sample(sb, name) {
-	const res = await fetch(`${sb.url}/__sandbox/samples/${name}`);
+	const res = await fetch(`${reach(sb).url}/__sandbox/samples/${name}`);
 	if (!res.ok) throw new Error(`sample ${name} → ${res.status}`);
 	return Buffer.from(await res.arrayBuffer());
 }
@@ -212,7 +216,18 @@ function describedContractSite() {
 	return text ? JSON.parse(text) : null;
 }
 
+/**
+ * Makes this process trust a certificate (an HTTPS sandbox's sb.tls.cert) as if a CA had issued it, so the
+ * 'expired' and 'wrong-host' variants fail for that reason alone. Returns the function that undoes it.
+ */
+function trustCertificate(cert) {
+	const before = tls.getCACertificates('default');
+	tls.setDefaultCACertificates([...before, cert]);
+	return () => tls.setDefaultCACertificates(before);
+}
+
 module.exports = {
+	trustCertificate,
 	DEFAULT_WEBHOOK_SECRET,
 	describedContractSite,
 	ESIGN,
