@@ -197,6 +197,9 @@ function describe(status: number, body: ApiErrorBody, info: RequestInfo): string
 	const noFile = status === 413 || (status === 400 && (code === 'missing_file' || /no file/i.test(String(body?.message ?? ''))));
 	const uploadAdvice = noFile ? uploadLimitAdvice(info, status) : undefined;
 	if (uploadAdvice) return uploadAdvice;
+	if (status === 401 && info.basicAuth && /^(invalid_username|incorrect_password|invalid_email|application_passwords_disabled)$/.test(code)) {
+		return 'The site\'s password prompt let the request through, but WordPress then read the same Basic Auth user and password as a WordPress login (application passwords) and refused it. Ask the site\'s admin to keep the Authorization header from WordPress behind the prompt (nginx: fastcgi_param HTTP_AUTHORIZATION ""; Apache: RequestHeader unset Authorization after the auth check), or to turn application passwords off.';
+	}
 	if (status === 401) {
 		const stripped = code === 'rest_forbidden' && info.keyLooksIssued ? strippedHeadersHint(info.apiRoot) : '';
 		return `The site rejected the API key or secret. Check both values in the eSign API credential (keys start with esign_; the secret is shown once when the key is created).${stripped}`;

@@ -6,7 +6,7 @@ import type { ESignContext } from './credentials';
 import { API_PATH, siteAccess } from './credentials';
 import { type RequestInfo, GET_RETRIES, apiError, networkError, notApiAnswerError, redirectError } from './errors';
 import { cacheBuster, warnIfCached } from './cache';
-import { type Headers, headerValue as header } from './fronts';
+import { type Headers, headerValue as header, recogniseFront } from './fronts';
 import { type NetworkCause, describeNetworkFailure } from './network';
 import { type AnswerStream, isStreamLike, looksLikeJsonObject, oneChunk, takeStream } from './stream';
 import { isPlainObject } from '../values';
@@ -216,7 +216,7 @@ async function exchange(
 				await sleep(wait * 1000);
 				continue;
 			}
-		} else if ((status >= 500 || page === 'maintenance') && (await retryRead())) {
+		} else if ((status >= 500 || page === 'maintenance') && !recogniseFront(status, headers, parsed.json ? '' : parsed.text) && (await retryRead())) {
 			continue;
 		}
 		if (status === 404 && reading === 'ifFound' && parsed.json && isPlainObject(parsed.value)) {

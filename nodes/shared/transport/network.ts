@@ -3,7 +3,7 @@
  * Node and the HTTP client report these as bare codes (ECONNREFUSED, DEPTH_ZERO_SELF_SIGNED_CERT, …).
  */
 
-export type NetworkCause = (Error & { code?: string; cause?: Error & { code?: string } }) | undefined;
+export type NetworkCause = { code?: unknown; message?: unknown; cause?: unknown } | undefined;
 
 export interface NetworkFailure {
 	code: string;
@@ -51,9 +51,9 @@ function host(url: string): string {
 
 export function describeNetworkFailure(cause: NetworkCause, url: string, timeoutSeconds: number): NetworkFailure {
 	// n8n-core wraps the socket error in its own error: the code is on the original.
-	const inner = cause?.cause ?? cause;
-	const code = inner?.code ?? cause?.code ?? '';
-	const text = `${inner?.message ?? ''} ${cause?.message ?? ''}`;
+	const inner = (cause?.cause ?? cause) as NetworkCause;
+	const code = String(inner?.code ?? cause?.code ?? '');
+	const text = `${String(inner?.message ?? '')} ${String(cause?.message ?? '')}`;
 	const at = origin(url);
 	if (code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout/i.test(text)) {
 		return {
