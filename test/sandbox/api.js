@@ -5,7 +5,7 @@
  * answer (or the fault's answer/drop), kept by the cache front on its way out.
  */
 
-const { clientIp, createRouter, errorResult, parseInput, readBody, send } = require('./http');
+const { clientIp, createRouter, errorResult, JSON_HEADERS, parseInput, readBody, send } = require('./http');
 const { hostileAnswer } = require('./hostile');
 const { frontAnswer, throughFronts } = require('./fronts');
 const { ApiError, fail, sleep } = require('./util');
@@ -171,7 +171,7 @@ async function handleApi(core, req, res, url) {
 		}
 		if (fault.mode !== 'delay') result = faultResult(fault);
 	}
-	answer(result.status, JSON.stringify(result.body), { 'Content-Type': 'application/json; charset=UTF-8', ...result.headers });
+	answer(result.status, JSON.stringify(result.body), { ...JSON_HEADERS, ...result.headers });
 }
 
 module.exports = { API_PREFIX, handleApi, normalizeFault };

@@ -10,6 +10,7 @@
 
 const crypto = require('node:crypto');
 const { fail, isNonEmptyString, isPlainObject, toNumber } = require('./util');
+const { JSON_HEADERS } = require('./http');
 const { WRITE_METHODS } = require('./auth');
 const { now } = require('./store');
 
@@ -205,7 +206,7 @@ function frontAnswer(core, req, entry) {
 		if (fronts.basicAuth.applicationPasswords) {
 			entry.front = 'applicationPasswords';
 			const body = { code: 'invalid_username', message: 'Unknown username. Check again or try your email address.', data: { status: 401 } };
-			return { status: 401, headers: { 'Content-Type': 'application/json; charset=UTF-8' }, body: JSON.stringify(body) };
+			return { status: 401, headers: JSON_HEADERS, body: JSON.stringify(body) };
 		}
 	}
 	if (fronts.stripHeaders) {

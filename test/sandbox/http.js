@@ -125,8 +125,9 @@ function send(res, status, body, headers = {}) {
 	res.end(body);
 }
 
-const sendJson = (res, status, value, headers = {}) =>
-	send(res, status, JSON.stringify(value), { 'Content-Type': 'application/json; charset=UTF-8', ...headers });
+const JSON_HEADERS = { 'Content-Type': 'application/json; charset=UTF-8' };
+
+const sendJson = (res, status, value, headers = {}) => send(res, status, JSON.stringify(value), { ...JSON_HEADERS, ...headers });
 
 const sendHtml = (res, status, html) => send(res, status, html, { 'Content-Type': 'text/html; charset=UTF-8' });
 
@@ -140,6 +141,7 @@ function errorResult(error) {
 
 module.exports = {
 	MAX_UPLOAD_BYTES,
+	JSON_HEADERS,
 	readBody,
 	clientIp,
 	parseMultipart,
