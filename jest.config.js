@@ -1,20 +1,40 @@
-/** Tests run on Node 24 (npm puts node_modules/.bin/node first), against the sandbox over real HTTP. */
-module.exports = {
+/**
+ * Two layers, run together by `npm test` and apart with `--selectProjects`:
+ * - unit (test/unit/): pure logic of the nodes against fakes; no server, no n8n-core engine (`npm run test:unit`).
+ * - engine (the rest of test/): the nodes in n8n-core's WorkflowExecute against the sandbox over real HTTP.
+ * Tests run on Node 24 (npm puts node_modules/.bin/node first).
+ */
+const shared = {
 	testEnvironment: 'node',
-	roots: ['<rootDir>/test'],
 	// Both, so a suite in either language is never silently skipped.
 	testMatch: ['**/*.test.ts', '**/*.test.js'],
-	testPathIgnorePatterns: ['/node_modules/', '/.n8n-runtime/', '/dist/'],
 	modulePathIgnorePatterns: ['<rootDir>/.n8n-runtime/', '<rootDir>/dist/'],
-	watchPathIgnorePatterns: ['<rootDir>/.n8n-runtime/'],
 	transform: {
-		// Type errors are caught by `npm run typecheck` (tsconfig.test.json); ts-jest only transpiles.
-		'^.+\\.ts$': ['ts-jest', { isolatedModules: true, tsconfig: 'tsconfig.test.json' }],
+		// Transpile only (isolatedModules is set in tsconfig.test.json): type errors are caught by `npm run typecheck`.
+		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }],
 	},
 	moduleFileExtensions: ['ts', 'js', 'json'],
+};
+
+module.exports = {
 	testTimeout: 30000,
 	maxWorkers: 2,
-	// The harness's per-worker temp folders outlive workers jest stops: removed before and after each run.
-	globalSetup: '<rootDir>/test/harness/stale-folders.js',
-	globalTeardown: '<rootDir>/test/harness/stale-folders.js',
+	watchPathIgnorePatterns: ['<rootDir>/.n8n-runtime/'],
+	projects: [
+		{
+			...shared,
+			displayName: 'unit',
+			roots: ['<rootDir>/test/unit'],
+		},
+		{
+			...shared,
+			displayName: 'engine',
+			roots: ['<rootDir>/test'],
+			testPathIgnorePatterns: ['/node_modules/', '/.n8n-runtime/', '/dist/', '<rootDir>/test/unit/'],
+			// The harness's per-worker temp folders outlive workers jest stops: removed before and after each run
+			// (jest runs these only when a suite of this project runs).
+			globalSetup: '<rootDir>/test/harness/stale-folders.js',
+			globalTeardown: '<rootDir>/test/harness/stale-folders.js',
+		},
+	],
 };

@@ -31,7 +31,7 @@ async function tokenOf(id: string): Promise<string> {
 	return signers[0].token;
 }
 
-/** One random action on the site; returns true when it changed something. */
+/** One random action on the site; none when no document has a status the drawn action applies to. */
 async function act(random: () => number, allowSwaps: boolean): Promise<void> {
 	const docs = [...truth()];
 	const pick = (statuses: string[]) => {

@@ -4,9 +4,10 @@ import * as crypto from 'crypto';
 
 import { siteTimeToEpoch } from '../../nodes/ESignTrigger/deliveries';
 import * as h from '../harness';
+import { offlineCredentials } from '../support';
 
 const SECRET = ['whsec', 'deliveries', crypto.randomBytes(6).toString('hex')].join('_');
-const credentials = { siteUrl: 'http://127.0.0.1:9', apiKey: 'esign_unused', apiSecret: 'unused', webhookSecret: SECRET };
+const credentials = offlineCredentials(SECRET);
 const sign = (body: string) => `sha256=${crypto.createHmac('sha256', SECRET).update(body).digest('hex')}`;
 
 /** YYYY-MM-DD HH:MM:SS of an instant, on the wall clock of a time zone. */

@@ -1,29 +1,22 @@
 /**
  * eSign Trigger: signature verification over the raw body, every rejection path, event selection,
  * options, and a real signed delivery from the sandbox received over HTTP — all through n8n-core's
- * WebhookContext (test/harness runWebhook / startWebhookServer).
+ * WebhookContext (test/harness runWebhook / startWebhookServer); activation through its HookContext
+ * (runWebhookLifecycle). The signature check alone is in test/unit/ESignTrigger/.
  */
 import * as crypto from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 import * as h from '../harness';
-import { createSandbox } from '../support';
-import { verifySignature, SIGNATURE_FAILURE_MESSAGES } from '../../nodes/ESignTrigger/verifySignature';
+import { clearLog, control, credentialsFor, hostile, offlineCredentials, requestLog, sample, sentDocument, useSandbox } from '../support';
 import { ESignTrigger } from '../../nodes/ESignTrigger/ESignTrigger.node';
 
 const SECRET = ['whsec', 'trigger', 'test', crypto.randomBytes(6).toString('hex')].join('_');
-const OFFLINE_SITE = 'http://127.0.0.1:9'; // discard port: nothing listens there
 
 /** The signature, computed here independently of the node's helper. */
 const sign = (body, secret = SECRET) =>
 	`sha256=${crypto.createHmac('sha256', secret).update(Buffer.isBuffer(body) ? body : Buffer.from(body, 'utf8')).digest('hex')}`;
 
-const credentials = (extra = {}) => ({
-	siteUrl: OFFLINE_SITE,
-	apiKey: 'esign_unused',
-	apiSecret: 'unused',
-	webhookSecret: SECRET,
-	...extra,
-});
+const credentials = (extra = {}) => ({ ...offlineCredentials(SECRET), ...extra });
 
 function deliver(
 	rawBody: string | Buffer,
@@ -79,37 +72,8 @@ const VECTORS = {
 		'{\n "event": "document.completed",\n "data": {\n  "document_id": "12",\n  "document_title": "NDA \\/ Acme",\n  "status": "completed"\n },\n "timestamp": "2025-01-02 03:04:05"\n}',
 };
 
-describe('verifySignature helper', () => {
-	test('matches the RFC 4231 HMAC-SHA256 test vector (case 2)', () => {
-		const hex = '5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843';
-		expect(verifySignature(Buffer.from('what do ya want for nothing?'), `sha256=${hex}`, 'Jefe')).toEqual({ valid: true });
-		expect(verifySignature(Buffer.from('what do ya want for nothing!'), `sha256=${hex}`, 'Jefe')).toEqual({
-			valid: false,
-			reason: 'mismatch',
-		});
-	});
-
-	test('never throws, whatever it is given', () => {
-		const odd = [undefined, null, 42, {}, [], Symbol.for('x'), Buffer.alloc(0), 'text'];
-		for (const body of odd) {
-			for (const header of [undefined, '', 'sha256=', ['a', 'b'], [sign('x')], 'sha256=' + 'ff'.repeat(32)]) {
-				for (const secret of [undefined, null, '', 'k', 5]) {
-					expect(() => verifySignature(body, header, secret)).not.toThrow();
-					expect(verifySignature(body, header, secret)).toHaveProperty('valid');
-				}
-			}
-		}
-	});
-
-	test('failure messages never contain a secret or a digest', () => {
-		for (const message of Object.values(SIGNATURE_FAILURE_MESSAGES)) {
-			expect(message).not.toMatch(/[0-9a-f]{16,}/);
-		}
-	});
-});
-
 describe('node description', () => {
-	const { description, webhookMethods } = new ESignTrigger();
+	const { description } = new ESignTrigger();
 
 	test('is a trigger with a stable, non-full webhook path and the eSign credential', () => {
 		expect(description.name).toBe('eSignTrigger');
@@ -127,20 +91,6 @@ describe('node description', () => {
 		);
 		expect(description.properties.find((p) => p.type === 'notice')).toBeDefined();
 		expect(description.triggerPanel).toBeTruthy();
-	});
-
-	test('webhook lifecycle methods succeed without any remote call', async () => {
-		const forbidden = new Proxy(
-			{},
-			{
-				get(_t, prop) {
-					throw new Error(`lifecycle method touched this.${String(prop)}`);
-				},
-			},
-		);
-		for (const method of ['checkExists', 'create', 'delete']) {
-			await expect(webhookMethods.default[method].call(forbidden)).resolves.toBe(true);
-		}
 	});
 });
 
@@ -356,73 +306,48 @@ describe('accepted events', () => {
 });
 
 describe('delivery from the sandbox site', () => {
-	let sandbox;
-	let adminHeaders;
+	const sandbox = useSandbox();
 
-	beforeAll(async () => {
-		sandbox = await createSandbox({ port: 0, rateLimits: false });
-		adminHeaders = {
-			'X-ESIGN-API-Key': sandbox.keys.admin.key,
-			'X-ESIGN-API-Secret': sandbox.keys.admin.secret,
-		};
-	});
-
-	afterAll(async () => {
-		await sandbox?.close();
-	});
-
-	const siteCredentials = () => ({
-		siteUrl: sandbox.url,
-		apiKey: sandbox.keys.admin.key,
-		apiSecret: sandbox.keys.admin.secret,
-		webhookSecret: sandbox.webhookSecret,
-	});
-
-	async function api(method: string, endpoint: string, body?: unknown) {
-		const init: { method: string; headers: Record<string, string>; body?: string | FormData } = { method, headers: { ...adminHeaders } };
-		if (body instanceof FormData) init.body = body;
-		else if (body !== undefined) {
-			init.headers['content-type'] = 'application/json';
-			init.body = JSON.stringify(body);
-		}
-		const response = await fetch(`${sandbox.apiUrl}${endpoint}`, init);
-		const json = await response.json();
-		if (!response.ok) throw new Error(`${method} ${endpoint} → ${response.status} ${JSON.stringify(json)}`);
-		return json;
+	/** Upload → signer → signature field → send, as a workflow would; returns the id and the original bytes. */
+	async function createAndSendDocument(title: string) {
+		const document = await sentDocument(sandbox, { title, signers: [{ name: 'Sam Signer', email: 'sam@example.com' }] });
+		return { documentId: String(document.id), original: await sample(sandbox, 'contract.pdf') };
 	}
 
-	async function control(method: string, controlPath: string, body?: unknown) {
-		const response = await fetch(`${sandbox.url}${controlPath}`, {
-			method,
-			headers: body === undefined ? {} : { 'content-type': 'application/json' },
-			body: body === undefined ? undefined : JSON.stringify(body),
-		});
-		const text = await response.text();
-		if (!response.ok) throw new Error(`${method} ${controlPath} → ${response.status} ${text}`);
-		return text ? JSON.parse(text) : undefined;
-	}
+	describe('activation (the site has no webhook API: the user pastes the URL into it)', () => {
+		const notice = () => String(new ESignTrigger().description.properties.find((p) => p.type === 'notice')?.displayName);
 
-	/** Upload → signer → signature field → send, as a workflow would; returns ids and the original bytes. */
-	async function createAndSendDocument(title) {
-		const original = Buffer.from(await (await fetch(`${sandbox.url}/__sandbox/samples/contract.pdf`)).arrayBuffer());
-		const form = new FormData();
-		form.append('file', new Blob([new Uint8Array(original)], { type: 'application/pdf' }), 'contract.pdf');
-		form.append('title', title);
-		const document = await api('POST', '/documents/upload', form);
-		const signer = await api('POST', `/documents/${document.id}/signers`, {
-			name: 'Sam Signer',
-			email: 'sam@example.com',
-			role: 'signer',
-			signing_order: 1,
+		test.each([
+			['publishing the workflow', 'trigger', 'activate', '/webhook/'],
+			['n8n starting with the workflow active', 'trigger', 'init', '/webhook/'],
+			['Listen for test event', 'manual', 'manual', '/webhook-test/'],
+		])('%s and its deactivation send nothing to the site and cannot fail on it', async (_name, mode, activation, urlPrefix) => {
+			await clearLog(sandbox);
+			const lifecycle = await h.runWebhookLifecycle({ mode, activation, parameters: { events: ['*'] }, credentials: credentialsFor(sandbox) });
+			expect(lifecycle.error).toBeUndefined();
+			// The node's own webhookMethods ran, through n8n-core's HookContext.
+			expect(lifecycle.calls.map((c) => c.method)).toEqual(expect.arrayContaining(['checkExists', 'delete']));
+			expect(await requestLog(sandbox)).toEqual([]);
+			// The URL the editor shows is the stable one the notice tells the user to paste into the site.
+			expect(lifecycle.webhookUrl).toMatch(new RegExp(`${urlPrefix}harness-webhook-id/esign$`));
+			expect(notice()).toMatch(urlPrefix === '/webhook/' ? /Production URL/ : /Test URL/);
 		});
-		await api('POST', `/documents/${document.id}/fields`, {
-			fields: [
-				{ signer_id: Number(signer.id), field_type: 'signature', page_number: 1, position_x: 72, position_y: 600 },
-			],
+
+		test('activation works while the site is down or refuses the key (nothing depends on it)', async () => {
+			await hostile(sandbox, { path: '/wp-json/', count: 50, status: 500, mode: 'before' });
+			const broken = { ...credentialsFor(sandbox), apiSecret: 'wrong' };
+			const lifecycle = await h.runWebhookLifecycle({ parameters: { events: ['*'] }, credentials: broken });
+			expect(lifecycle.error).toBeUndefined();
+			const offline = await h.runWebhookLifecycle({ parameters: { events: ['*'] }, credentials: credentials() });
+			expect(offline.error).toBeUndefined();
 		});
-		await api('POST', `/documents/${document.id}/send`);
-		return { documentId: String(document.id), signerId: String(signer.id), original };
-	}
+
+		test('the notice says where to paste the URL and which secret to copy back', () => {
+			expect(notice()).toMatch(/webhook settings/i);
+			expect(notice()).toMatch(/Production URL/);
+			expect(notice()).toMatch(/Webhook Signing Secret/);
+		});
+	});
 
 	const isCompletedFor = (documentId) => (call) =>
 		call.items?.length === 1 &&
@@ -432,13 +357,13 @@ describe('delivery from the sandbox site', () => {
 	test('a signer signs → the site delivers a signed document.completed → one item with the signed PDF attached', async () => {
 		const server = await h.startWebhookServer({
 			parameters: { events: ['document.completed'], options: { downloadDocument: true, binaryPropertyName: 'signed' } },
-			credentials: siteCredentials(),
+			credentials: credentialsFor(sandbox),
 		});
 		try {
-			await control('POST', '/__sandbox/webhooks', { url: server.url, replace: true });
+			await control(sandbox, 'POST', '/__sandbox/webhooks', { url: server.url, replace: true });
 			const { documentId, original } = await createAndSendDocument('Trigger delivery test');
-			const [signerRecord] = await control('GET', `/__sandbox/signers?document_id=${documentId}`);
-			await control('POST', `/__sandbox/sign/${signerRecord.token}/sign`, {});
+			const [signerRecord] = await control(sandbox, 'GET', `/__sandbox/signers?document_id=${documentId}`);
+			await control(sandbox, 'POST', `/__sandbox/sign/${signerRecord.token}/sign`, {});
 
 			const call = await server.waitFor(isCompletedFor(documentId), 15000);
 			expect(call.statusCode).toBe(200);
@@ -460,7 +385,7 @@ describe('delivery from the sandbox site', () => {
 			}
 
 			// And the site saw a 200 for its completed delivery.
-			const { deliveries } = await control('GET', '/__sandbox/webhooks');
+			const { deliveries } = await control(sandbox, 'GET', '/__sandbox/webhooks');
 			const completed = deliveries.filter((d) => d.event === 'document.completed' && d.url === server.url);
 			expect(completed).toHaveLength(1);
 			expect(completed[0].status).toBe(200);
@@ -473,11 +398,11 @@ describe('delivery from the sandbox site', () => {
 	test('the real sandbox delivery is rejected with 401 when the credential holds another secret', async () => {
 		const server = await h.startWebhookServer({
 			parameters: { events: ['*'] },
-			credentials: { ...siteCredentials(), webhookSecret: 'not-the-site-secret' },
+			credentials: { ...credentialsFor(sandbox), webhookSecret: 'not-the-site-secret' },
 		});
 		try {
-			await control('POST', '/__sandbox/webhooks', { url: server.url, replace: true });
-			await control('POST', '/__sandbox/webhooks/test', {
+			await control(sandbox, 'POST', '/__sandbox/webhooks', { url: server.url, replace: true });
+			await control(sandbox, 'POST', '/__sandbox/webhooks/test', {
 				event: 'document.completed',
 				data: { document_id: '999', document_title: 'Spoof' },
 			});
@@ -494,7 +419,7 @@ describe('delivery from the sandbox site', () => {
 		const body = '{"event":"document.completed","data":{"document_id":"987654","document_title":"Gone"}}';
 		const missing = await h.runWebhook({
 			parameters,
-			credentials: siteCredentials(),
+			credentials: credentialsFor(sandbox),
 			request: { headers: { 'x-esign-signature': sign(body, sandbox.webhookSecret) }, rawBody: body },
 		});
 		const item = expectAccepted(missing);
@@ -504,11 +429,11 @@ describe('delivery from the sandbox site', () => {
 
 		const { documentId } = await createAndSendDocument('Download fault test');
 		const body2 = JSON.stringify({ event: 'document.completed', data: { document_id: documentId } });
-		await control('POST', '/__sandbox/faults', { method: 'GET', path: `documents/${documentId}/file`, count: 10, status: 500, mode: 'before' });
+		await control(sandbox, 'POST', '/__sandbox/faults', { method: 'GET', path: `documents/${documentId}/file`, count: 10, status: 500, mode: 'before' });
 		try {
 			const failing = await h.runWebhook({
 				parameters,
-				credentials: siteCredentials(),
+				credentials: credentialsFor(sandbox),
 				request: { headers: { 'x-esign-signature': sign(body2, sandbox.webhookSecret) }, rawBody: body2 },
 			});
 			const item2 = expectAccepted(failing);
@@ -516,7 +441,7 @@ describe('delivery from the sandbox site', () => {
 			expect(item2.json.downloadError).toBeTruthy();
 			expect(item2.binary).toBeUndefined();
 		} finally {
-			await control('DELETE', '/__sandbox/faults');
+			await control(sandbox, 'DELETE', '/__sandbox/faults');
 		}
 	}, 30000);
 });

@@ -7,7 +7,7 @@ import * as crypto from 'crypto';
 import { PDFDocument } from 'pdf-lib';
 
 import type { Json, KeyName } from '../support';
-import { DEFAULT_WEBHOOK_SECRET, describedContractSite, startRecorder } from '../support';
+import { DEFAULT_WEBHOOK_SECRET, describedContractSite, keyedRequest, startRecorder } from '../support';
 import type { ContractSite } from './site';
 import { useContractSite } from './site';
 
@@ -23,19 +23,10 @@ const sandboxOnly = describedContractSite() ? test.skip : test;
 
 // ---------------------------------------------------------------- helpers
 
-async function call(url: string, init: RequestInit = {}): Promise<{ status: number; body: Json; headers: Headers }> {
-	const res = await fetch(url, init);
-	const text = await res.text();
-	let body: Json = text;
-	try {
-		body = JSON.parse(text);
-	} catch {
-		// not JSON (HTML page, binary)
-	}
-	return { status: res.status, body, headers: res.headers };
-}
+/** A request without a key (test controls, signing pages). */
+const call = (url: string, method = 'GET', body?: unknown) => keyedRequest(url, null, method, body);
 
-/** An API call as `keyName` (null = no credentials). `form` is a FormData, `raw` a string body. */
+/** An API call as `key` (null = no credentials). `form` is a FormData, `raw` a string body sent as JSON text. */
 interface ApiOptions {
 	key?: string | null;
 	body?: unknown;
@@ -45,32 +36,11 @@ interface ApiOptions {
 }
 
 function api(method: string, path: string, { key = 'admin', body, form, raw, secret }: ApiOptions = {}) {
-	const headers: Record<string, string> = {};
-	if (key) {
-		const pair = site.keys[key as KeyName];
-		headers['X-ESIGN-API-Key'] = pair.key;
-		headers['X-ESIGN-API-Secret'] = secret ?? pair.secret;
-	}
-	let payload: string | FormData | undefined;
-	if (form) payload = form;
-	else if (raw !== undefined) {
-		payload = raw;
-		headers['Content-Type'] = 'application/json';
-	} else if (body !== undefined) {
-		payload = JSON.stringify(body);
-		headers['Content-Type'] = 'application/json';
-	}
-	return call(site.api(path), { method, headers, body: payload });
+	const pair = key ? site.keys[key as KeyName] : null;
+	return keyedRequest(site.api(path), pair && { key: pair.key, secret: secret ?? pair.secret }, method, form ?? raw ?? body);
 }
 
-function control(method: string, path: string, body?: unknown) {
-	const init: RequestInit = { method };
-	if (body !== undefined) {
-		init.body = JSON.stringify(body);
-		init.headers = { 'Content-Type': 'application/json' };
-	}
-	return call(site.control(path), init);
-}
+const control = (method: string, path: string, body?: unknown) => call(site.control(path), method, body);
 
 async function sample(name: string) {
 	return Buffer.from(await (await fetch(site.control(`/samples/${name}`))).arrayBuffer());
@@ -180,7 +150,7 @@ describe('documents', () => {
 		expect((await api('POST', '/documents', { body: {} })).body.code).toBe('missing_title');
 		const form = new FormData();
 		form.append('file', new Blob([await sample('a4.pdf')]), 'a4.pdf');
-		const stored = (await call(`${site.control('/storage')}`, { method: 'POST', body: form })).body;
+		const stored = (await call(site.control('/storage'), 'POST', form)).body;
 		const created = await api('POST', '/documents', { body: { title: 'From storage', file_path: stored.file_path } });
 		expect(created.status).toBe(201);
 		expect(created.body).toMatchObject({ status: 'draft', total_pages: '1', original_filename: 'a4.pdf' });

@@ -5,7 +5,7 @@
  * sandbox serves them under /__sandbox, the WordPress site under its esign-test/v1 REST namespace.
  */
 import type { KeyName } from '../support';
-import { createSandbox, describedContractSite } from '../support';
+import { createSandbox, credentialsFor, describedContractSite } from '../support';
 
 export interface ContractSite {
 	kind: 'sandbox' | 'wordpress';
@@ -56,13 +56,7 @@ export async function openSite(): Promise<ContractSite> {
 }
 
 /** The eSign credential's data for this site and key. */
-export const credentialFor = (site: ContractSite, who: KeyName = 'admin') => ({
-	siteUrl: site.url,
-	restUrlStyle: site.restUrlStyle,
-	apiKey: site.keys[who].key,
-	apiSecret: site.keys[who].secret,
-	webhookSecret: site.webhookSecret,
-});
+export const credentialFor = (site: ContractSite, who: KeyName = 'admin') => ({ ...credentialsFor(site, who), restUrlStyle: site.restUrlStyle });
 
 /**
  * The suite's hooks: open the site before the tests (rate limits off, as the sandbox starts), reset it

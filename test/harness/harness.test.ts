@@ -11,8 +11,8 @@ import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescrip
 
 import { ESignApi } from '../../credentials/ESignApi.credentials';
 import { eSignApiRequest } from '../../nodes/shared/transport';
-import type { Json } from '../support';
-import { createSandbox } from '../support';
+import type { Json, KeyName } from '../support';
+import { createSandbox, credentialsFor, offlineCredentials } from '../support';
 import * as h from './index';
 
 const CREDENTIAL_RULES = (() => {
@@ -87,12 +87,7 @@ describe('with the sandbox', () => {
 		await sandbox?.close();
 	});
 
-	const creds = (key = 'admin', extra = {}) => ({
-		siteUrl: sandbox.url,
-		apiKey: sandbox.keys[key].key,
-		apiSecret: sandbox.keys[key].secret,
-		...extra,
-	});
+	const creds = (key: KeyName = 'admin', extra = {}) => ({ ...credentialsFor(sandbox, key), ...extra });
 
 	async function requestLog() {
 		return await (await fetch(`${sandbox.url}/__sandbox/requests`)).json();
@@ -237,7 +232,7 @@ describe('webhook server plumbing', () => {
 	test('unknown paths get 404, invalid JSON gets n8n’s 422 before the node runs', async () => {
 		const server = await h.startWebhookServer({
 			parameters: { events: ['*'] },
-			credentials: { siteUrl: 'http://127.0.0.1:9', apiKey: 'k', apiSecret: 's', webhookSecret: 'x' },
+			credentials: offlineCredentials('x'),
 		});
 		try {
 			expect(server.url).toMatch(/\/webhook\/harness-webhook-id\/esign$/);

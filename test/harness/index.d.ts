@@ -17,10 +17,19 @@ export function startWebhookServer(options: Record<string, unknown>): Promise<{
 	waitFor(predicate: (call: import('../support').WebhookRun) => boolean, timeoutMs?: number): Promise<import('../support').WebhookRun>;
 	close(): Promise<void>;
 }>;
+export function runWebhookLifecycle(options: {
+	parameters?: Record<string, unknown>;
+	credentials?: Record<string, unknown>;
+	steps?: Array<'activate' | 'deactivate'>;
+	mode?: string;
+	activation?: string;
+	[key: string]: unknown;
+}): Promise<{ calls: Array<{ method: string; result: unknown }>; error?: Error; webhookUrl: string | undefined }>;
 export function createRequest(options: Record<string, unknown>): Record<string, unknown>;
 export function createResponse(raw?: unknown): Record<string, unknown>;
 export function registerNodeType(name: string, instance: unknown): void;
-export function useBinaryMode(mode?: 'filesystem' | 'memory'): Promise<unknown>;
+/** 'filesystem' (n8n 2.x's default) or 'default' (in memory, base64 in the item). */
+export function useBinaryMode(mode?: 'filesystem' | 'default'): Promise<unknown>;
 export function readBinary(binaryData: unknown): Promise<Buffer>;
 export const nodeTypes: Record<string, unknown>;
 export function withCredentialDefaults(type: string, data: Record<string, unknown>): Record<string, unknown>;

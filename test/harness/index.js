@@ -12,6 +12,7 @@
  *   await h.testCredential({ siteUrl, apiKey, apiSecret })      // like n8n's CredentialsTester
  *   await h.runWebhook({ parameters, credentials, request, ... }) // a trigger's webhook() through n8n-core's WebhookContext
  *   const srv = await h.startWebhookServer({ ... })             // the same, behind a real HTTP server
+ *   await h.runWebhookLifecycle({ parameters, credentials })     // activation/deactivation (webhookMethods)
  *
  * Plain CommonJS so the package lint rules for .ts (no Node built-ins, no process) do not apply.
  * Under jest the .ts sources are loaded through ts-jest.
@@ -31,6 +32,7 @@ module.exports = {
 	...pick(require('./workflows'), ['runNode', 'runWorkflow']),
 	...pick(require('./credentialTest'), ['testCredential']),
 	...pick(require('./webhooks'), ['runWebhook', 'startWebhookServer', 'createRequest', 'createResponse']),
+	...pick(require('./activation'), ['runWebhookLifecycle']),
 	...pick(require('./loadOptions'), ['runMethod']),
 	...pick(require('./polls'), ['runPoll']),
 };

@@ -131,35 +131,19 @@ function createRequest({ method = 'POST', path: urlPath = '/', headers = {}, raw
 }
 
 /**
- * Calls a trigger node's webhook() inside n8n-core's WebhookContext — what n8n's WebhookService
- * does — and then answers like n8n's webhook helpers when the node did not answer itself:
- * `{}` → 200 {"message":"Webhook call received"}; workflowData with responseMode onReceived →
- * 200 {"message":"Workflow was started"}.
- *
- * request: { headers, rawBody (string|Buffer), body?, query?, method? } or a ready `req`.
- * staticData: the workflow's static data before the call; the result's staticData is what n8n would store.
- * execute: true also runs the workflow from the trigger's output (trigger → nothing else) with WorkflowExecute.
- * Returns { statusCode, json, text, headers, result (the node's IWebhookResponseData), workflowData,
- *           items (workflowData[0] or []), binary(i, prop), error (if webhook() threw), req, res, run? }.
+ * What n8n builds around a trigger's webhook: the one-node workflow, the node type, credentials, additional data
+ * and the IWebhookData of the node's first webhook. Shared by runWebhook and runWebhookLifecycle.
  */
-async function runWebhook({
+function webhookWorkflow({
 	type = `${PACKAGE}.eSignTrigger`,
 	parameters = {},
 	credentials,
-	request,
-	req: givenReq,
-	res: givenRes,
-	rawResponse,
-	binaryMode = 'filesystem',
-	mode = 'webhook',
 	webhookId = 'harness-webhook-id',
 	typeVersion = 1,
 	name = 'eSign Trigger',
 	isTest = false,
-	execute = false,
 	staticData,
 }) {
-	await useBinaryMode(binaryMode);
 	const credentialsByType = normaliseCredentials(credentials);
 	const runId = nextId('run');
 	const executionId = String(runId);
@@ -191,11 +175,6 @@ async function runWebhook({
 
 	const credentialsHelper = new HarnessCredentialsHelper(credentialsByType);
 	const additionalData = createAdditionalData({ credentialsHelper, hooks: undefined, executionId, workflowId });
-	const req = givenReq ?? createRequest(request ?? {});
-	const res = givenRes ?? createResponse(rawResponse);
-	additionalData.httpRequest = req;
-	additionalData.httpResponse = res;
-
 	const webhookData = {
 		httpMethod: webhookDescription.httpMethod ?? 'POST',
 		node: node.name,
@@ -206,6 +185,37 @@ async function runWebhook({
 		webhookId,
 		isTest,
 	};
+	return { node, workflow, nodeType, credentialsHelper, additionalData, webhookData };
+}
+
+/**
+ * Calls a trigger node's webhook() inside n8n-core's WebhookContext — what n8n's WebhookService
+ * does — and then answers like n8n's webhook helpers when the node did not answer itself:
+ * `{}` → 200 {"message":"Webhook call received"}; workflowData with responseMode onReceived →
+ * 200 {"message":"Workflow was started"}.
+ *
+ * request: { headers, rawBody (string|Buffer), body?, query?, method? } or a ready `req`.
+ * staticData: the workflow's static data before the call; the result's staticData is what n8n would store.
+ * execute: true also runs the workflow from the trigger's output (trigger → nothing else) with WorkflowExecute.
+ * Returns { statusCode, json, text, headers, result (the node's IWebhookResponseData), workflowData,
+ *           items (workflowData[0] or []), binary(i, prop), error (if webhook() threw), req, res, run? }.
+ */
+async function runWebhook({
+	req: givenReq,
+	res: givenRes,
+	request,
+	rawResponse,
+	binaryMode = 'filesystem',
+	mode = 'webhook',
+	execute = false,
+	...options
+}) {
+	await useBinaryMode(binaryMode);
+	const { node, workflow, nodeType, credentialsHelper, additionalData, webhookData } = webhookWorkflow(options);
+	const req = givenReq ?? createRequest(request ?? {});
+	const res = givenRes ?? createResponse(rawResponse);
+	additionalData.httpRequest = req;
+	additionalData.httpResponse = res;
 
 	const context = new WebhookContext(workflow, node, additionalData, mode, webhookData, [], null);
 	let result;
@@ -255,7 +265,7 @@ async function runWebhook({
 		const { run, runData } = await runWorkflow({
 			nodes: [node],
 			connections: {},
-			credentials,
+			credentials: options.credentials,
 			binaryMode,
 			mode: 'webhook',
 			startNode: node.name,
@@ -386,4 +396,4 @@ async function startWebhookServer({
 	};
 }
 
-module.exports = { createRequest, createResponse, runWebhook, startWebhookServer };
+module.exports = { createRequest, createResponse, runWebhook, startWebhookServer, webhookWorkflow };

@@ -99,7 +99,16 @@ export const harness: Harness;
 export function createSandbox(options?: IDataObject): Promise<Sandbox>;
 export const DEFAULT_WEBHOOK_SECRET: string;
 export function useSandbox(options?: IDataObject): Sandbox;
-export function credentialsFor(sb: Sandbox, who?: KeyName): { siteUrl: string; apiKey: string; apiSecret: string; webhookSecret: string };
+export type CredentialData = { siteUrl: string; apiKey: string; apiSecret: string; webhookSecret: string };
+export function credentialsFor(site: Pick<Sandbox, 'url' | 'keys' | 'webhookSecret'>, who?: KeyName): CredentialData;
+export const OFFLINE_SITE: string;
+export function offlineCredentials(webhookSecret: string): CredentialData;
+export function keyedRequest(
+	url: string,
+	pair: { key: string; secret: string } | null,
+	method?: string,
+	body?: unknown,
+): Promise<{ status: number; headers: Headers; body: Json }>;
 export function control<T = Json>(sb: Sandbox, method: string, path: string, body?: unknown): Promise<T>;
 export function api(sb: Sandbox, method: string, path: string, body?: unknown, who?: KeyName | string): Promise<{ status: number; headers: Headers; body: Json }>;
 export function upload(sb: Sandbox, buffer: Buffer, fileName: string, title?: string, who?: KeyName): Promise<Json>;

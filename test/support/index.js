@@ -7,61 +7,69 @@ const harness = require('../harness');
 
 const ESIGN = 'n8n-nodes-esign.eSign';
 
-function credentialsFor(sb, who = 'admin') {
+/** The eSign credential's data for a site ({ url, keys, webhookSecret }: the sandbox or a contract site) and one of its keys. */
+function credentialsFor(site, who = 'admin') {
 	return {
-		siteUrl: sb.url,
-		apiKey: sb.keys[who].key,
-		apiSecret: sb.keys[who].secret,
-		webhookSecret: sb.webhookSecret,
+		siteUrl: site.url,
+		apiKey: site.keys[who].key,
+		apiSecret: site.keys[who].secret,
+		webhookSecret: site.webhookSecret,
 	};
+}
+
+/** The discard port: nothing listens there, so a request the test did not expect fails instead of reaching a site. */
+const OFFLINE_SITE = 'http://127.0.0.1:9';
+
+/** A credential for tests that must never reach a site (the trigger's signature checks). */
+const offlineCredentials = (webhookSecret) => ({ siteUrl: OFFLINE_SITE, apiKey: 'esign_unused', apiSecret: 'unused', webhookSecret });
+
+const keyHeaders = (pair) => ({ 'X-ESIGN-API-Key': pair.key, 'X-ESIGN-API-Secret': pair.secret });
+
+/**
+ * One request with a key pair's headers (none when `pair` is null): a FormData body goes as multipart, a string
+ * as JSON text, anything else JSON-encoded. The answer's body is its JSON, else its text (undefined when empty).
+ */
+async function keyedRequest(url, pair, method = 'GET', body) {
+	const headers = pair ? keyHeaders(pair) : {};
+	let payload;
+	if (body instanceof FormData) payload = body;
+	else if (body !== undefined) {
+		headers['content-type'] = 'application/json';
+		payload = typeof body === 'string' ? body : JSON.stringify(body);
+	}
+	const res = await fetch(url, { method, headers, body: payload });
+	const text = await res.text();
+	let parsed = text === '' ? undefined : text;
+	try {
+		parsed = JSON.parse(text);
+	} catch {
+		// not JSON: an HTML page, a PDF
+	}
+	return { status: res.status, headers: res.headers, body: parsed };
 }
 
 /** An HTTPS sandbox (createSandbox({tls})) is arranged and checked over its plain-HTTP twin. */
 const reach = (sb) => sb.plain ?? sb;
 
+/** A sandbox control call (no key); throws unless it succeeds. */
 async function control(sb, method, path, body) {
-	const res = await fetch(reach(sb).url + path, {
-		method,
-		headers: body === undefined ? {} : { 'content-type': 'application/json' },
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	const text = await res.text();
-	let json;
-	try {
-		json = JSON.parse(text);
-	} catch {
-		json = text;
-	}
-	if (!res.ok) throw new Error(`control ${method} ${path} → ${res.status}: ${text}`);
-	return json;
+	const res = await keyedRequest(reach(sb).url + path, null, method, body);
+	if (res.status >= 300) throw new Error(`control ${method} ${path} → ${res.status}: ${JSON.stringify(res.body)}`);
+	return res.body;
 }
 
 /** Direct API call with a key, for arranging fixtures and checking results independently of the node. */
 async function api(sb, method, path, body, who = 'admin') {
-	const res = await fetch(reach(sb).apiUrl + path, {
-		method,
-		headers: {
-			'X-ESIGN-API-Key': sb.keys[who].key,
-			'X-ESIGN-API-Secret': sb.keys[who].secret,
-			...(body === undefined ? {} : { 'content-type': 'application/json' }),
-		},
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	const text = await res.text();
-	return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+	return await keyedRequest(reach(sb).apiUrl + path, sb.keys[who], method, body);
 }
 
 async function upload(sb, buffer, fileName, title, who = 'admin') {
 	const form = new FormData();
 	form.append('file', new Blob([buffer]), fileName);
 	if (title) form.append('title', title);
-	const res = await fetch(reach(sb).apiUrl + '/documents/upload', {
-		method: 'POST',
-		headers: { 'X-ESIGN-API-Key': sb.keys[who].key, 'X-ESIGN-API-Secret': sb.keys[who].secret },
-		body: form,
-	});
-	if (res.status !== 201) throw new Error(`upload → ${res.status}: ${await res.text()}`);
-	return await res.json();
+	const res = await api(sb, 'POST', '/documents/upload', form, who);
+	if (res.status !== 201) throw new Error(`upload → ${res.status}: ${JSON.stringify(res.body)}`);
+	return res.body;
 }
 
 async function sample(sb, name) {
@@ -229,6 +237,9 @@ function trustCertificate(cert) {
 module.exports = {
 	trustCertificate,
 	DEFAULT_WEBHOOK_SECRET,
+	OFFLINE_SITE,
+	keyedRequest,
+	offlineCredentials,
 	describedContractSite,
 	ESIGN,
 	hostile,

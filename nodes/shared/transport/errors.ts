@@ -113,16 +113,19 @@ function isSelfRedirect(url: string, target: string): boolean {
 /** A 3xx: never followed, so the key and secret never reach the target. */
 export function redirectError(info: RequestInfo, status: number, location: string | undefined, apiPath: string): NodeApiError {
 	const from = info.url.split('?')[0];
-	let target = location ?? '';
+	let target = location?.trim() ?? '';
 	let siteUrl = '';
-	try {
-		const resolved = new URL(target, info.url);
-		target = `${resolved.origin}${resolved.pathname}`;
-		// When the target is the same API path on another address, that address is the Site URL to use.
-		const at = resolved.pathname.indexOf(apiPath);
-		siteUrl = at >= 0 ? `${resolved.origin}${resolved.pathname.slice(0, at)}` : resolved.origin;
-	} catch {
-		// Location missing or unparsable: say so below.
+	// An empty Location would resolve to the request's own URL: it stays empty ("no usable Location").
+	if (target) {
+		try {
+			const resolved = new URL(target, info.url);
+			target = `${resolved.origin}${resolved.pathname}`;
+			// When the target is the same API path on another address, that address is the Site URL to use.
+			const at = resolved.pathname.indexOf(apiPath);
+			siteUrl = at >= 0 ? `${resolved.origin}${resolved.pathname.slice(0, at)}` : resolved.origin;
+		} catch {
+			target = ''; // unparsable: said so below
+		}
 	}
 	const isWrite = info.method !== 'GET';
 	if (target && isSelfRedirect(info.url, target) && info.url.includes('/wp-json/')) {
@@ -268,7 +271,7 @@ function isObject(value: unknown): value is IDataObject {
 }
 
 /** No HTTP answer at all: refused, not found, timed out, reset, or a certificate n8n cannot trust. */
-export function networkError(info: RequestInfo, cause: NetworkCause, retried: number): NodeApiError {
+export function networkError(info: RequestInfo, cause: NetworkCause, retried = 0): NodeApiError {
 	const failure = describeNetworkFailure(cause, info.url, info.timeoutSeconds);
 	const code = failure.code;
 	// Our own wording: n8n's generic texts for these codes invite an immediate retry, wrong for a write.

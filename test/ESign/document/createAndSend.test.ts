@@ -1,4 +1,4 @@
-// Template operations and Create and Send, through the engine against the sandbox.
+// Document → Create and Send, through the engine against the sandbox.
 import type { Json } from '../../support';
 import { api, clearLog, control, esign, requestLines, sample, useSandbox } from '../../support';
 

@@ -1,21 +1,9 @@
 // Field → Get Many / Replace All: defaults per type, coordinate conversion, checks before the call,
 // replace-all semantics and combining items, through the engine against the sandbox.
 import { api, clearLog, esign, makeDraft, requestLines, rl, useSandbox } from '../../support';
+import { SPEC_FIELD_SIZES as DEFAULTS } from '../../support/fieldSizes';
 
 const sb = useSandbox();
-
-const DEFAULTS = {
-	signature: [200, 60],
-	initials: [100, 50],
-	name: [150, 30],
-	email: [200, 30],
-	date: [100, 30],
-	text: [200, 30],
-	textarea: [200, 80],
-	checkbox: [20, 20],
-	dropdown: [150, 30],
-	stamp: [150, 100],
-};
 
 async function draftWithSigner() {
 	const doc = await makeDraft(sb, { signers: [{ name: 'Ann', email: 'ann@example.org' }], fields: false });

@@ -1,4 +1,4 @@
-// Document operations of the eSign node, run in n8n-core's WorkflowExecute against the sandbox over HTTP.
+// Signer operations of the eSign node, run in n8n-core's WorkflowExecute against the sandbox over HTTP.
 import { clearLog, esign, makeDraft, requestLines, rl, sentDocument, useSandbox } from '../../support';
 
 const sb = useSandbox();

@@ -1,4 +1,5 @@
-// Document operations of the eSign node, run in n8n-core's WorkflowExecute against the sandbox over HTTP.
+// Stats → Get of the eSign node (counts per status, scoped by the key's user), run in n8n-core's WorkflowExecute
+// against the sandbox over HTTP.
 import { control, esign, sentDocument, useSandbox } from '../../support';
 
 const sb = useSandbox();

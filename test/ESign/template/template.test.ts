@@ -1,4 +1,4 @@
-// Template operations and Create and Send, through the engine against the sandbox.
+// Template operations (Get, Get Many, Create Document), through the engine against the sandbox.
 import { api, clearLog, control, esign, requestLines, rl, useSandbox } from '../../support';
 
 const sb = useSandbox();

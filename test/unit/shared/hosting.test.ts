@@ -1,9 +1,9 @@
 // Pure logic behind the "real hosting" messages: what each front is recognised by, network failures in
 // plain words, and the one site-URL rule. No server: the engine tests over HTTP are in hosting.test.ts.
-import { cachedAnswerHint, frontAdvice, recogniseFront } from '../../nodes/shared/transport/fronts';
-import { describeNetworkFailure } from '../../nodes/shared/transport/network';
-import { apiRootExpression, apiRootFor, normaliseSiteUrl } from '../../nodes/shared/transport/siteUrl';
-import { basicAuthHeader } from '../../nodes/shared/transport/basicAuth';
+import { cachedAnswerHint, frontAdvice, recogniseFront } from '../../../nodes/shared/transport/fronts';
+import { describeNetworkFailure } from '../../../nodes/shared/transport/network';
+import { apiRootExpression, apiRootFor, normaliseSiteUrl } from '../../../nodes/shared/transport/siteUrl';
+import { basicAuthHeader } from '../../../nodes/shared/transport/basicAuth';
 
 const html = (body: string) => `<!DOCTYPE html><html><head><title>x</title></head><body>${body}</body></html>`;
 
