@@ -9,7 +9,7 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { downloadDocument } from '../shared/documentFile';
 import type { ESignRequestOptions } from '../shared/transport';
-import { MAX_PER_PAGE, eSignApiGetIfFound, eSignApiRequest, eSignApiRequestWithHeaders, forgetSiteAccess } from '../shared/transport';
+import { MAX_PER_PAGE, eSignApiGetIfFound, eSignApiGetPage, eSignApiRequest, forgetSiteAccess } from '../shared/transport';
 import type { Change, StatusApi } from './detect';
 import { PAGE_SIZE, detectChanges, listAll, recordState } from './detect';
 import type { OpenStatus, PollState } from './state';
@@ -50,9 +50,7 @@ function statusApi(context: IPollFunctions, search: string): StatusApi {
 			const qs: IDataObject = { page, per_page: PAGE_SIZE };
 			if (status) qs.status = status;
 			if (search) qs.search = search;
-			const response = await eSignApiRequestWithHeaders.call(context, 'GET', '/documents', { ...POLL_REQUEST, qs, expect: 'list' });
-			const pages = Number(response.headers['x-esign-totalpages']);
-			return { items: response.body as IDataObject[], totalPages: Number.isFinite(pages) ? pages : undefined };
+			return await eSignApiGetPage.call(context, '/documents', { ...POLL_REQUEST, qs });
 		},
 		async get(id: string) {
 			const doc = (await eSignApiGetIfFound.call(context, `/documents/${id}`, { ...POLL_REQUEST, expect: 'object' })) as
