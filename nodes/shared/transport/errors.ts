@@ -3,6 +3,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import type { SitePage } from './answer';
 import { snippet } from './answer';
+import { isPlainObject } from '../values';
 
 /** How many times a read is repeated after a 5xx, a maintenance page or a network failure. */
 export const GET_RETRIES = 3;
@@ -219,7 +220,7 @@ export function apiError(info: RequestInfo, status: number, rawBody: unknown): N
 	const message = typeof body.message === 'string' && body.message.trim() ? body.message : `HTTP ${status}`;
 	const error = build(
 		info,
-		{ code, message, status, data: (isObject(body.data) ? body.data : {}) as JsonObject } as JsonObject,
+		{ code, message, status, data: (isPlainObject(body.data) ? body.data : {}) as JsonObject } as JsonObject,
 		`${message} [${code}]`,
 		describe(status, body, info),
 		status,
@@ -229,10 +230,6 @@ export function apiError(info: RequestInfo, status: number, rawBody: unknown): N
 	error.context.apiMessage = message;
 	if (Array.isArray(body.data?.errors)) error.context.validationErrors = body.data?.errors;
 	return error;
-}
-
-function isObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 type NetworkCause = (Error & { code?: string; cause?: Error & { code?: string } }) | undefined;
