@@ -19,9 +19,9 @@ const MUTATIONS = [
 	},
 	{
 		name: 'the trigger verifies re-serialised JSON instead of the raw bytes',
-		file: 'nodes/ESignTrigger/ESignTrigger.node.ts',
-		from: 'const check = verifySignature(rawBody, req.headers?.[SIGNATURE_HEADER], secret);',
-		to: 'const check = verifySignature(reserialised(rawBody), req.headers?.[SIGNATURE_HEADER], secret);',
+		file: 'nodes/ESignTrigger/receive.ts',
+		from: 'const check = verifySignature(rawBody, signature, secret);',
+		to: 'const check = verifySignature(reserialised(rawBody), signature, secret);',
 		append: `\nfunction reserialised(raw: unknown): unknown {\n\ttry {\n\t\treturn Buffer.from(JSON.stringify(JSON.parse(Buffer.from(raw as Uint8Array).toString('utf8'))));\n\t} catch {\n\t\treturn raw;\n\t}\n}\n`,
 		tests: ['test/ESignTrigger/trigger.test.ts'],
 	},

@@ -1,5 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import type { Page } from '../shared/pages';
+import { walkPages } from '../shared/pages';
+import { isWholeId } from '../shared/values';
 import type { Counts, OpenStatus, PollState } from './state';
 import { COUNT_KEYS, OPEN_STATUSES, isOpenStatus, sameCounts } from './state';
 
@@ -7,7 +10,7 @@ import { COUNT_KEYS, OPEN_STATUSES, isOpenStatus, sameCounts } from './state';
 export interface StatusApi {
 	stats(): Promise<IDataObject>;
 	/** One page of GET /documents (newest first on a spec site; any order still works). */
-	listPage(page: number, status?: OpenStatus): Promise<{ items: IDataObject[]; totalPages?: number }>;
+	listPage(page: number, status?: OpenStatus): Promise<Page<IDataObject>>;
 	/** GET /documents/{id}; undefined when the document no longer exists (404). */
 	get(id: string): Promise<IDataObject | undefined>;
 }
@@ -25,28 +28,29 @@ export interface Change {
 
 function idOf(doc: IDataObject): string | undefined {
 	const id = String(doc.id ?? '');
-	return /^[1-9][0-9]{0,15}$/.test(id) ? id : undefined;
+	return isWholeId(id) ? id : undefined;
 }
 
-function toCounts(stats: IDataObject): Counts {
+/**
+ * The counts /stats gave. One it left out (an older or trimmed site) is unknown and stays out: it then
+ * equals the same unknown count of the last poll, where a NaN would read as a change on every poll and,
+ * stored as null, as a corrupt state.
+ */
+export function toCounts(stats: IDataObject): Counts {
 	const counts: Counts = {};
 	for (const key of COUNT_KEYS) {
-		const value = Number(stats[key]);
-		// NaN never equals itself, so a count the site did not give always reads as "changed".
-		counts[key] = value;
+		const value = stats[key] === undefined || stats[key] === null ? NaN : Number(stats[key]);
+		if (Number.isFinite(value)) counts[key] = value;
 	}
 	return counts;
 }
 
 /** Every page of one list: `status` documents, or all documents. */
-async function listAll(api: StatusApi, status?: OpenStatus): Promise<IDataObject[]> {
+export async function listAll(api: StatusApi, status?: OpenStatus): Promise<IDataObject[]> {
 	const all: IDataObject[] = [];
-	for (let page = 1; ; page++) {
-		const { items, totalPages } = await api.listPage(page, status);
+	await walkPages(PAGE_SIZE, (page) => api.listPage(page, status), (items) => {
 		all.push(...items);
-		if (items.length < PAGE_SIZE) break;
-		if (totalPages !== undefined && page >= totalPages) break;
-	}
+	});
 	return all;
 }
 
@@ -56,15 +60,12 @@ async function listAll(api: StatusApi, status?: OpenStatus): Promise<IDataObject
  */
 async function newDocuments(api: StatusApi, maxId: number): Promise<IDataObject[]> {
 	const found: IDataObject[] = [];
-	for (let page = 1; ; page++) {
-		const { items, totalPages } = await api.listPage(page);
+	await walkPages(PAGE_SIZE, (page) => api.listPage(page), (items) => {
 		const ids = items.map((doc) => Number(idOf(doc) ?? 0));
 		for (let i = 0; i < items.length; i++) if (ids[i] > maxId) found.push(items[i]);
 		const descending = ids.every((id, i) => i === 0 || id < ids[i - 1]);
-		if (descending && ids.some((id) => id <= maxId)) break;
-		if (items.length < PAGE_SIZE) break;
-		if (totalPages !== undefined && page >= totalPages) break;
-	}
+		return !(descending && ids.some((id) => id <= maxId));
+	});
 	return found;
 }
 
@@ -89,8 +90,6 @@ export async function recordState(api: StatusApi, all?: IDataObject[]): Promise<
 	return { maxId, counts, open, polls: 0 };
 }
 
-export { listAll };
-
 /**
  * One poll. Reads /stats; when nothing changed (and no rescan is due) that is the only request.
  * Otherwise it reads the new documents, then the lists of the open statuses whose count changed,
@@ -103,19 +102,20 @@ export async function detectChanges(
 	api: StatusApi,
 	state: PollState,
 	rescan: boolean,
-): Promise<{ state: PollState; changes: Change[]; checked: boolean }> {
+): Promise<{ state: PollState; changes: Change[] }> {
 	const counts = toCounts(await api.stats());
 	const polls = state.polls + 1;
 	if (!rescan && sameCounts(counts, state.counts)) {
-		return { state: { ...state, polls }, changes: [], checked: false };
+		return { state: { ...state, polls }, changes: [] };
 	}
 
 	const open = new Map(state.open);
 	const changes: Change[] = [];
 	let maxId = state.maxId;
 	const seen = new Set<string>();
+	// A status whose count changed is listed, and one whose count the site does not give: it may have too.
 	const toList = new Set<OpenStatus>(
-		rescan ? OPEN_STATUSES : OPEN_STATUSES.filter((status) => counts[status] !== state.counts[status]),
+		rescan ? OPEN_STATUSES : OPEN_STATUSES.filter((status) => counts[status] === undefined || counts[status] !== state.counts[status]),
 	);
 	const listed = new Set<OpenStatus>();
 
@@ -178,5 +178,5 @@ export async function detectChanges(
 		}
 	}
 
-	return { state: { maxId, counts, open, polls }, changes, checked: true };
+	return { state: { maxId, counts, open, polls }, changes };
 }

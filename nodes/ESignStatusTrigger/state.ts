@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { isWholeId } from '../shared/values';
+
 /** Statuses a document can still leave; only documents in these are tracked between polls. */
 export const OPEN_STATUSES = ['draft', 'sent', 'viewed'] as const;
 export type OpenStatus = (typeof OPEN_STATUSES)[number];
@@ -34,10 +36,6 @@ export function isOpenStatus(status: unknown): status is OpenStatus {
 	return typeof status === 'string' && (OPEN_STATUSES as readonly string[]).includes(status);
 }
 
-function isWholeId(value: string): boolean {
-	return /^[1-9][0-9]{0,15}$/.test(value);
-}
-
 /**
  * Reads the state kept in the node's static data. `undefined` when there is none yet; a
  * `problem` when what is there cannot be trusted (then the caller records the state afresh).
@@ -61,6 +59,8 @@ export function readState(data: IDataObject): { state?: PollState; problem?: str
 	}
 	const countValues: Counts = {};
 	for (const [key, value] of Object.entries(counts as IDataObject)) {
+		// A count the site left out was once stored as NaN, which JSON keeps as null: unknown, not corrupt.
+		if (value === null) continue;
 		if (typeof value !== 'number') return { problem: 'its counts are corrupt' };
 		countValues[key] = value;
 	}

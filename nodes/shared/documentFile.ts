@@ -2,35 +2,10 @@ import type { IBinaryData, IExecuteFunctions, IPollFunctions, IWebhookFunctions 
 import { NodeOperationError } from 'n8n-workflow';
 
 import { FileAnswerReader } from './fileAnswer';
+import { detectFileType } from './fileType';
 import type { ESignReadOptions } from './transport';
 import { eSignApiGetStream } from './transport';
 import { isPlainObject } from './values';
-
-export interface DetectedFile {
-	extension: 'pdf' | 'png' | 'jpg';
-	mimeType: string;
-}
-
-/** The API accepts PDF, PNG and JPG; recognise them by content, not by name. */
-export function detectFileType(buffer: Buffer): DetectedFile | undefined {
-	if (buffer.length >= 5 && buffer.subarray(0, 5).toString('latin1') === '%PDF-') {
-		// A real PDF ends with %%EOF (within its last KB); a file that only starts like one is refused.
-		const tail = buffer.subarray(Math.max(0, buffer.length - 1024)).toString('latin1');
-		return /^%PDF-\d\.\d/.test(buffer.subarray(0, 8).toString('latin1')) && tail.includes('%%EOF')
-			? { extension: 'pdf', mimeType: 'application/pdf' }
-			: undefined;
-	}
-	if (
-		buffer.length >= 8 &&
-		buffer.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))
-	) {
-		return { extension: 'png', mimeType: 'image/png' };
-	}
-	if (buffer.length >= 3 && buffer[0] === 0xff && buffer[1] === 0xd8 && buffer[2] === 0xff) {
-		return { extension: 'jpg', mimeType: 'image/jpeg' };
-	}
-	return undefined;
-}
 
 export interface DownloadedDocument {
 	binary: IBinaryData;
@@ -73,13 +48,13 @@ export async function downloadDocument(
 		});
 	}
 	if (meta.encoding !== undefined && String(meta.encoding).toLowerCase() !== 'base64') throw notJson(`the encoding is ${String(meta.encoding)}, not base64`);
-	const detected = detectFromEnds(reader);
+	const detected = detectFileType(reader.file.ends);
 	const name = fileName?.trim() || (typeof meta.filename === 'string' && meta.filename.trim()) || `document-${documentId}.${detected?.extension ?? 'bin'}`;
 	const mimeType = (typeof meta.type === 'string' && meta.type.trim()) || detected?.mimeType || 'application/octet-stream';
 	const base = name.split(/[\\/]/).pop() || name;
 	const extension = /\.([^.]+)$/.exec(base)?.[1];
 	Object.assign(binary, { fileName: base, mimeType, fileExtension: extension ?? binary.fileExtension, fileType: fileTypeOf(mimeType) });
-	return { binary, fileName: base, mimeType, size: reader.size };
+	return { binary, fileName: base, mimeType, size: reader.file.size };
 }
 
 /** The decoded file in memory: only when the HTTP layer gave no stream to hand n8n one like it. */
@@ -97,11 +72,6 @@ export function downloadErrorText(error: unknown): string {
 		return typeof description === 'string' && description ? `${text}: ${description}` : text;
 	}
 	return String(error);
-}
-
-/** The type from the first bytes and the last KB: all detectFileType looks at. */
-function detectFromEnds(reader: FileAnswerReader): DetectedFile | undefined {
-	return detectFileType(reader.size <= reader.head.length ? reader.head : Buffer.concat([reader.head, reader.tail]));
 }
 
 /** n8n's file type groups for the binary entry (what the binary data view uses). */

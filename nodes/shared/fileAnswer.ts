@@ -1,3 +1,5 @@
+import { FileEnds } from './fileType';
+
 // GET /documents/{id}/file answers the file as base64 JSON, read here without ever holding it whole.
 
 /** The members of the answer besides the content. */
@@ -28,16 +30,8 @@ export class FileAnswerReader {
 	meta: DocumentFile & Record<string, unknown> = {};
 	problem: string | undefined;
 	hasContent = false;
-	size = 0;
-	head = Buffer.alloc(0);
-	tail = Buffer.alloc(0);
-
-	private remember(bytes: Buffer): void {
-		if (this.head.length < 16) this.head = Buffer.concat([this.head, bytes.subarray(0, 16 - this.head.length)]);
-		// A copy of the last KB only: a view would keep each decoded piece alive.
-		this.tail = Buffer.from(bytes.length >= 1024 ? bytes.subarray(bytes.length - 1024) : Buffer.concat([this.tail, bytes]).subarray(-1024));
-		this.size += bytes.length;
-	}
+	/** The decoded file's size and ends (to recognise its type). */
+	file = new FileEnds();
 
 	/**
 	 * Decodes `carry` + `text` in pieces of at most PIECE characters, yielding whole base64 quads and
@@ -55,7 +49,7 @@ export class FileAnswerReader {
 			if (whole > 0) {
 				const bytes = Buffer.from(piece.slice(0, whole), 'base64');
 				if (bytes.length) {
-					this.remember(bytes);
+					this.file.add(bytes);
 					yield bytes;
 				}
 			}

@@ -1,7 +1,7 @@
 // eSign Status Trigger (polling): each poll runs through n8n-core's PollContext against the sandbox over
 // HTTP; the static data is carried from poll to poll the way n8n stores it.
 import type { Json, PollRun } from '../support';
-import { api, clearLog, control, credentialsFor, harness, requestLog, useSandbox } from '../support';
+import { api, clearLog, control, credentialsFor, harness, hostile, requestLog, useSandbox } from '../support';
 
 const sb = useSandbox();
 
@@ -236,6 +236,27 @@ describe('eSign Status Trigger: failures, state and test events', () => {
 		p.staticData = { 'node:eSign Status Trigger': { v: 1, maxId: 1, polls: 0, counts: {}, open: '1d,abc' } };
 		const again = await p.poll();
 		expect(again.warnings.join('\n')).toMatch(/document list is corrupt/);
+	});
+
+	test('a /stats that leaves counts out (an older or trimmed site): the state is kept and a quiet poll is one request', async () => {
+		await seed('draft');
+		await seed('sent');
+		/** The next GET /stats answers only the given counts. */
+		const trimmedStats = (counts: Json) =>
+			hostile(sb, { path: '/wp-json/esign/v1/stats', method: 'GET', raw: { status: 200, headers: { 'Content-Type': 'application/json' }, body: counts } });
+		const p = poller();
+		await trimmedStats({ total: 2 });
+		expect((await p.poll()).error).toBeUndefined();
+		for (let quiet = 0; quiet < 2; quiet++) {
+			await trimmedStats({ total: 2 });
+			await clearLog(sb);
+			const run = await p.poll();
+			expect({ output: run.output, warnings: run.warnings }).toEqual({ output: null, warnings: [] });
+			expect(await requestLines()).toEqual(['GET /stats']);
+		}
+		const [created] = await seed('draft');
+		await trimmedStats({ total: 3 });
+		expect(events(await p.poll())).toEqual([['document.created', created, null]]);
 	});
 
 	test('Fetch Test Event (manual): the newest matching document, and no state written', async () => {

@@ -35,10 +35,10 @@ describe('FileAnswerReader (the download reads the answer as it arrives)', () =>
 		const { reader, bytes: got } = await read(answer, sizes as number[]);
 		expect(reader.problem).toBeUndefined();
 		expect(got.equals(bytes)).toBe(true);
-		expect(reader.size).toBe(bytes.length);
+		expect(reader.file.size).toBe(bytes.length);
 		expect(reader.meta).toEqual({ filename: 'a/b "c", {d}.pdf', type: 'application/pdf', encoding: 'base64', extra: { list: [1, '}', ','] } });
-		expect(reader.head.equals(bytes.subarray(0, 16))).toBe(true);
-		expect(reader.tail.equals(bytes.subarray(-1024))).toBe(true);
+		expect(reader.file.head.equals(bytes.subarray(0, 16))).toBe(true);
+		expect(reader.file.tail.equals(bytes.subarray(-1024))).toBe(true);
 	});
 
 	test('members in any order, and \\u002f escapes in the content', async () => {

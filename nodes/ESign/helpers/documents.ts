@@ -5,7 +5,7 @@ import { randomBytes } from 'crypto';
 
 import type { ESignRequestOptions } from '../../shared/transport';
 import { eSignApiRequest, readableClassOf } from '../../shared/transport';
-import { detectFileType } from '../../shared/documentFile';
+import { FileEnds, detectFileType } from '../../shared/fileType';
 import { fileStem, uploadForm } from './utils';
 
 /**
@@ -76,17 +76,9 @@ export async function uploadBinary(
 /** Size, first bytes and last KB of stored binary data (all detectFileType needs), read as a stream. */
 async function scanStoredBinary(this: IExecuteFunctions, id: string) {
 	const stream = await this.helpers.getBinaryStream(id);
-	let size = 0;
-	let head: Buffer = Buffer.alloc(0);
-	let tail: Buffer = Buffer.alloc(0);
-	for await (const piece of stream) {
-		const chunk = piece as Buffer;
-		if (head.length < 16) head = Buffer.concat([head, chunk.subarray(0, 16 - head.length)]);
-		// Copies of the last KB only: a view would keep each whole chunk alive.
-		tail = Buffer.from(chunk.length >= 1024 ? chunk.subarray(chunk.length - 1024) : Buffer.concat([tail, chunk]).subarray(-1024));
-		size += chunk.length;
-	}
-	return { size, ends: size <= 16 ? head : Buffer.concat([head, tail]), readable: readableClassOf(stream) };
+	const file = new FileEnds();
+	for await (const piece of stream) file.add(piece as Buffer);
+	return { size: file.size, ends: file.ends, readable: readableClassOf(stream) };
 }
 
 /** The multipart body around the file for a streamed upload: the same fields a FormData would send. */

@@ -1,6 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { eSignApiRequest, eSignApiRequestWithHeaders } from '../../shared/transport';
+import { eSignApiGetPage, eSignApiRequest } from '../../shared/transport';
 
 const PAGE_SIZE = 50;
 
@@ -12,9 +12,7 @@ export async function searchDocuments(
 	const page = Number(paginationToken ?? 1) || 1;
 	const qs: IDataObject = { page, per_page: PAGE_SIZE };
 	if (filter?.trim()) qs.search = filter.trim();
-	const response = await eSignApiRequestWithHeaders.call(this, 'GET', '/documents', { qs, expect: 'list' });
-	const documents = (Array.isArray(response.body) ? response.body : []) as IDataObject[];
-	const totalPages = Number(response.headers['x-esign-totalpages'] ?? 1);
+	const { items: documents, totalPages = 1 } = await eSignApiGetPage.call(this, '/documents', { qs });
 	return {
 		results: documents.map((d) => ({
 			name: `${d.title} (#${d.id}, ${d.status})`,

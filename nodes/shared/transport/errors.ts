@@ -7,6 +7,7 @@ import type { Headers } from './fronts';
 import { frontAdvice, recogniseFront, strippedHeadersHint } from './fronts';
 import type { NetworkCause } from './network';
 import { describeNetworkFailure } from './network';
+import { isPlainObject } from '../values';
 
 /** How many times a read is repeated after a 5xx, a maintenance page or a network failure. */
 export const GET_RETRIES = 3;
@@ -254,7 +255,7 @@ export function apiError(info: RequestInfo, status: number, rawBody: unknown, he
 	const message = typeof body.message === 'string' && body.message.trim() ? body.message : `HTTP ${status}`;
 	const error = build(
 		info,
-		{ code, message, status, data: (isObject(body.data) ? body.data : {}) as JsonObject } as JsonObject,
+		{ code, message, status, data: (isPlainObject(body.data) ? body.data : {}) as JsonObject } as JsonObject,
 		`${message} [${code}]`,
 		describe(status, body, info),
 		status,
@@ -264,10 +265,6 @@ export function apiError(info: RequestInfo, status: number, rawBody: unknown, he
 	error.context.apiMessage = message;
 	if (Array.isArray(body.data?.errors)) error.context.validationErrors = body.data?.errors;
 	return error;
-}
-
-function isObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** No HTTP answer at all: refused, not found, timed out, reset, or a certificate n8n cannot trust. */

@@ -9,6 +9,7 @@ import { cacheBuster, warnIfCached } from './cache';
 import { type Headers, headerValue as header, recogniseFront } from './fronts';
 import { type NetworkCause, describeNetworkFailure } from './network';
 import { type AnswerStream, isStreamLike, looksLikeJsonObject, oneChunk, takeStream } from './stream';
+import { type Page, walkPages } from '../pages';
 import { isPlainObject } from '../values';
 
 export type { Expectation } from './answer';
@@ -56,9 +57,9 @@ export interface StreamBody {
 	open(): unknown;
 }
 
-/** A JSON answer with what came with it (pagination reads X-ESIGN-TotalPages). */
-export interface ESignJsonResponse<T> {
-	body: T;
+/** An answer as the request loop hands it to the public functions below. */
+interface Answer {
+	body: unknown;
 	headers: NonNullable<Headers>;
 	statusCode: number;
 }
@@ -102,7 +103,7 @@ async function exchange(
 	endpoint: string,
 	options: ESignRequestOptions,
 	reading: Reading,
-): Promise<ESignJsonResponse<unknown>> {
+): Promise<Answer> {
 	const { apiRoot, insecure, secrets, decrypted, keyLooksIssued, basicAuth } = await siteAccess.call(this);
 	const maxWait = options.maxRateLimitWait ?? DEFAULT_MAX_RATE_LIMIT_WAIT_SECONDS;
 	const timeoutSeconds = options.timeout ?? 30;
@@ -152,7 +153,7 @@ async function exchange(
 		return true;
 	};
 	for (;;) {
-		let response: ESignJsonResponse<unknown>;
+		let response: Answer;
 		if (streamBody) request.body = streamBody.open() as IDataObject;
 		try {
 			response = (await this.helpers.httpRequestWithAuthentication.call(
@@ -161,7 +162,7 @@ async function exchange(
 				request,
 				// The credential read once for this node execution: n8n skips its own read and decrypt.
 				decrypted ? { credentialsDecrypted: decrypted } : undefined,
-			)) as ESignJsonResponse<unknown>;
+			)) as Answer;
 		} catch (cause) {
 			// No HTTP answer (refused, reset, timeout, certificate).
 			if (await retryRead(cause as NetworkCause)) continue;
@@ -239,14 +240,11 @@ export async function eSignApiRequest<T = unknown>(
 	return (await exchange.call(this, method, endpoint, options, 'json')).body as T;
 }
 
-/** The same, with the answer's headers and status (for X-ESIGN-TotalPages). */
-export async function eSignApiRequestWithHeaders<T = unknown>(
-	this: ESignContext,
-	method: IHttpRequestMethods,
-	endpoint: string,
-	options: ESignRequestOptions = {},
-): Promise<ESignJsonResponse<T>> {
-	return (await exchange.call(this, method, endpoint, options, 'json')) as ESignJsonResponse<T>;
+/** One page of a list (GET; a JSON array of objects), with the page count from X-ESIGN-TotalPages. */
+export async function eSignApiGetPage(this: ESignContext, endpoint: string, options: ESignReadOptions): Promise<Page<IDataObject>> {
+	const response = await exchange.call(this, 'GET', endpoint, { ...options, expect: 'list' }, 'json');
+	const totalPages = Number(header(response.headers, 'x-esign-totalpages'));
+	return { items: response.body as IDataObject[], totalPages: Number.isFinite(totalPages) ? totalPages : undefined };
 }
 
 /** GET of one record; undefined when the API answers its own JSON 404 (the record no longer exists). */
@@ -268,31 +266,25 @@ export async function eSignApiGetStream(this: ESignContext, endpoint: string, op
 }
 
 /**
- * Walks GET /documents-style pages. per_page stays fixed on every page (shrinking it to the
- * remaining limit would shift the offsets); stops at X-ESIGN-TotalPages, on a short page, or
- * once `limit` items are in hand, so a Limit never costs an extra request.
+ * Every item of a GET /documents-style list, or the first `limit`. per_page stays fixed on every page
+ * (shrinking it to the remaining limit would shift the offsets); a Limit never costs an extra request.
  */
 export async function eSignApiRequestAllItems<T = IDataObject>(
 	this: ESignContext,
 	endpoint: string,
 	qs: IDataObject = {},
 	limit?: number,
-	options: Omit<ESignRequestOptions, 'qs' | 'body' | 'expect'> = {},
+	options: Omit<ESignReadOptions, 'qs'> = {},
 ): Promise<T[]> {
 	const perPage = limit !== undefined ? Math.min(Math.max(limit, 1), MAX_PER_PAGE) : MAX_PER_PAGE;
 	const results: T[] = [];
-	for (let page = 1; ; page++) {
-		const response = await eSignApiRequestWithHeaders.call(this, 'GET', endpoint, {
-			...options,
-			qs: { ...qs, page, per_page: perPage },
-			expect: 'list',
-		});
-		const items = response.body as T[];
-		results.push(...items);
-		if (limit !== undefined && results.length >= limit) return results.slice(0, limit);
-		const totalPages = Number(header(response.headers, 'x-esign-totalpages'));
-		if (items.length < perPage) break;
-		if (Number.isFinite(totalPages) && page >= totalPages) break;
-	}
-	return results;
+	await walkPages(
+		perPage,
+		async (page) => (await eSignApiGetPage.call(this, endpoint, { ...options, qs: { ...qs, page, per_page: perPage } })) as Page<T>,
+		(items) => {
+			results.push(...items);
+			return limit === undefined || results.length < limit;
+		},
+	);
+	return limit === undefined ? results : results.slice(0, limit);
 }

@@ -100,7 +100,7 @@ function signerIndexResolver(signers: SignerInput[]) {
 	};
 }
 
-type Step = 'upload' | 'signers' | 'fields' | 'send';
+type Step = 'signers' | 'fields' | 'send';
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const binaryPropertyName = this.getNodeParameter('binaryPropertyName', i) as string;
