@@ -15,6 +15,8 @@ export class ESignStatusTrigger implements INodeType {
 		subtitle: '={{ ($parameter["events"] || []).join(", ") }}',
 		description:
 			'Starts the workflow when a document changes status on the eSign site, by polling (for n8n instances the site cannot reach)',
+		// Used as given by the editor's docs link (a codex URL gets tracking parameters appended, which break an #anchor).
+		documentationUrl: 'https://github.com/n8n-nodes-esign/n8n-nodes-esign#esign-status-trigger',
 		defaults: {
 			name: 'eSign Status Trigger',
 		},

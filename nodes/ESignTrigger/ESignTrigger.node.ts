@@ -14,6 +14,8 @@ export class ESignTrigger implements INodeType {
 			'={{ ($parameter["events"] || []).includes("*") ? "Any event" : ($parameter["events"] || []).join(", ") }}',
 		description:
 			'Starts the workflow when the eSign site sends a signed webhook notification (document completed, declined, …)',
+		// Used as given by the editor's docs link (a codex URL gets tracking parameters appended, which break an #anchor).
+		documentationUrl: 'https://github.com/n8n-nodes-esign/n8n-nodes-esign#trigger-setup',
 		defaults: {
 			name: 'eSign Trigger',
 		},
@@ -37,9 +39,9 @@ export class ESignTrigger implements INodeType {
 			header: '',
 			executionsHelp: {
 				inactive:
-					"<b>While building your workflow</b>, click 'Listen for test event', then paste the <b>Test URL</b> (shown above under Webhook URLs) into the webhook settings of the eSign plugin in your WordPress admin, and make something happen on the site (for example, sign a document). The event appears here.<br /><br /><b>To run your workflow automatically</b>, publish (activate) it and paste the <b>Production URL</b> into the same settings instead. The site signs every notification; copy its webhook signing secret into the <b>Webhook Signing Secret</b> field of the eSign API credential, or the requests are rejected.",
+					"<b>While building your workflow</b>, click <b>Execute step</b> (n8n 2.x; the output panel also offers <b>Test this trigger</b>) or <b>Listen for test event</b> (n8n 1.x), then paste the <b>Test URL</b> (shown above under Webhook URLs) into the webhook settings of the eSign plugin in your WordPress admin, and make something happen on the site (for example, sign a document). The event appears here.<br /><br /><b>To run your workflow automatically</b>, publish (activate) it and paste the <b>Production URL</b> into the same settings instead. The site signs every notification; copy its webhook signing secret into the <b>Webhook Signing Secret</b> field of the eSign API credential, or the requests are rejected.",
 				active:
-					"<b>Your workflow runs automatically</b> whenever the eSign site sends a notification to the <b>Production URL</b> you pasted into the webhook settings of the eSign plugin in your WordPress admin. Requests whose X-ESIGN-Signature does not match the credential's Webhook Signing Secret are rejected with 401.<br /><br />To test, use the Test URL and 'Listen for test event' instead.",
+					"<b>Your workflow runs automatically</b> whenever the eSign site sends a notification to the <b>Production URL</b> you pasted into the webhook settings of the eSign plugin in your WordPress admin. Requests whose X-ESIGN-Signature does not match the credential's Webhook Signing Secret are rejected with 401.<br /><br />To test, use the Test URL with <b>Execute step</b> (n8n 2.x) or <b>Listen for test event</b> (n8n 1.x) instead.",
 			},
 			activationHint:
 				"Once you've finished building your workflow, publish it and paste its Production URL into the eSign site's webhook settings.",
@@ -47,7 +49,7 @@ export class ESignTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					"The eSign site has no API to register webhooks. In your WordPress admin, open the eSign plugin's webhook settings and paste this node's Production URL (or its Test URL while you click 'Listen for test event'). Then copy the webhook signing secret shown there into the <b>Webhook Signing Secret</b> field of the eSign API credential: notifications without a valid X-ESIGN-Signature are rejected.",
+					"The eSign site has no API to register webhooks. In your WordPress admin, open the eSign plugin's webhook settings and paste this node's Production URL (or its Test URL while you click Execute step in n8n 2.x, Listen for test event in 1.x). Then copy the webhook signing secret shown there into the <b>Webhook Signing Secret</b> field of the eSign API credential: notifications without a valid X-ESIGN-Signature are rejected.",
 				name: 'notice',
 				type: 'notice',
 				default: '',
