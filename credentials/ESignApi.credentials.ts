@@ -46,7 +46,7 @@ export class ESignApi implements ICredentialType {
 				{
 					name: '?rest_route= (Plain Permalinks)',
 					value: 'plain',
-					description: 'https://site/?rest_route=/esign/v1/… — sites whose permalinks are set to Plain',
+					description: 'https://site/index.php?rest_route=/esign/v1/… — sites whose permalinks are set to Plain',
 				},
 			],
 			default: 'pretty',

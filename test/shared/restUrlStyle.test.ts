@@ -1,5 +1,6 @@
-// Sites with plain permalinks serve the REST API only as /?rest_route=/esign/v1/…: the credential's REST API URL
-// Style makes every request (query strings included), the pickers and the credential test use that form.
+// Sites with plain permalinks serve the REST API only as /index.php?rest_route=/esign/v1/… (the form WordPress's own
+// rest_url() writes; nginx's usual setup answers PUT/DELETE to /?rest_route= itself with 405): the credential's REST
+// API URL Style makes every request (query strings included), the pickers and the credential test use that form.
 import { control, credentialsFor, esign, harness, hostile, makeDraft, requestLog, rl, useSandbox } from '../support';
 
 const sb = useSandbox();
@@ -30,8 +31,8 @@ test('every operation works with ?rest_route=, query parameters included', async
 	expect(query).toEqual({ page: '1', per_page: '2', search: 'other' });
 	expect(buster).toMatch(/^\d+$/);
 	// As sent: the plain-permalink form, with the other parameters after &.
-	expect(log[0].url).toMatch(new RegExp(`^/\\?rest_route=/esign/v1/documents/${doc.id}&_=\\d+$`));
-	expect(log[1].url).toMatch(/^\/\?rest_route=\/esign\/v1\/documents&/);
+	expect(log[0].url).toMatch(new RegExp(`^/index\\.php\\?rest_route=/esign/v1/documents/${doc.id}&_=\\d+$`));
+	expect(log[1].url).toMatch(/^\/index\.php\?rest_route=\/esign\/v1\/documents&/);
 	expect(new URLSearchParams(String(log[1].url).split('?')[1]).get('per_page')).toBe('2');
 });
 
@@ -48,7 +49,7 @@ test('the credential test works in both styles, each at its own URL', async () =
 	expect((await harness.testCredential(plain())).status).toBe('OK');
 	expect((await harness.testCredential(credentialsFor(sb))).status).toBe('OK');
 	const urls = (await requestLog(sb)).slice(before).map((e) => String(e.url).replace(/[?&]_=\d+$/, ''));
-	expect(urls).toEqual(['/?rest_route=/esign/v1/stats', '/wp-json/esign/v1/stats']);
+	expect(urls).toEqual(['/index.php?rest_route=/esign/v1/stats', '/wp-json/esign/v1/stats']);
 });
 
 test('a pasted ?rest_route= address is accepted as the Site URL', async () => {

@@ -30,16 +30,18 @@ export function normaliseSiteUrl(siteUrl: unknown): string {
 
 /**
  * The API root for a site and REST URL style: `<site>/wp-json/esign/v1` (pretty permalinks) or
- * `<site>/?rest_route=/esign/v1` (plain permalinks); an endpoint (`/documents/5`) is appended to either.
+ * `<site>/index.php?rest_route=/esign/v1` (plain permalinks); an endpoint (`/documents/5`) is appended to either.
+ * index.php, as WordPress's own rest_url() writes it: nginx's usual WordPress setup answers PUT and DELETE to
+ * `/?rest_route=` with its own 405 (only GET, HEAD and POST pass its internal redirect to index.php).
  */
 export function apiRootFor(siteUrl: unknown, style: unknown): string {
 	const site = normaliseSiteUrl(siteUrl);
-	return style === 'plain' ? `${site}/?rest_route=${ROUTE_PREFIX}` : site + API_PATH;
+	return style === 'plain' ? `${site}/index.php?rest_route=${ROUTE_PREFIX}` : site + API_PATH;
 }
 
 /** apiRootFor as an n8n expression over the credential's own fields (for the declarative credential test). */
 export function apiRootExpression(): string {
 	const steps = SITE_URL_STEPS.map(([pattern, replacement]) => `.replace(${pattern.toString()}, ${JSON.stringify(replacement)})`).join('');
 	const site = `String($credentials.siteUrl ?? '').trim()${steps}`;
-	return `={{ ${site} + ($credentials.restUrlStyle === 'plain' ? '/?rest_route=${ROUTE_PREFIX}' : '${API_PATH}') }}`;
+	return `={{ ${site} + ($credentials.restUrlStyle === 'plain' ? '/index.php?rest_route=${ROUTE_PREFIX}' : '${API_PATH}') }}`;
 }
