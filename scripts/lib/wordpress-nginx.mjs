@@ -224,7 +224,13 @@ export async function startNginxSite({ dir, core, port = 0, workers = 4, front: 
 	servers.push(spawnService(PHP_FPM, ['-F', '-y', fpmConf, '-p', runDir, ...(isRoot() ? ['-R'] : [])], { logFile: fpmLog, cwd: core, group: true }));
 	const nginxLog = path.join(runDir, 'error.log');
 	servers.push(spawnService(NGINX, ['-p', runDir, '-c', nginxConf, '-e', nginxLog], { logFile: path.join(runDir, 'nginx.out'), cwd: runDir, group: true }));
-	const tail = (file) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8').slice(-1200) : '');
+	const read = (file) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '');
+	/** Why the site did not answer, in plain words where the cause is known; else the logs' ends. */
+	const logTail = () => {
+		const busy = /bind\(\) to 127\.0\.0\.1:(\d+) failed \(98/.exec(read(nginxLog));
+		if (busy) return `port ${busy[1]} is already in use, so nginx could not listen on it: choose another port (--port N, or 0 for a free one)`;
+		return `php-fpm log: ${read(fpmLog).slice(-1200)}\nnginx log: ${read(nginxLog).slice(-1200) || read(path.join(runDir, 'nginx.out')).slice(-1200)}`;
+	};
 	return {
 		url,
 		directUrl,
@@ -233,6 +239,6 @@ export async function startNginxSite({ dir, core, port = 0, workers = 4, front: 
 		front,
 		servers,
 		cleanup,
-		logTail: () => `php-fpm: ${tail(fpmLog)}\nnginx: ${tail(nginxLog)}${tail(path.join(runDir, 'nginx.out'))}`,
+		logTail,
 	};
 }

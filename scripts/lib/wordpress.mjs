@@ -198,7 +198,7 @@ export async function startWordPress({ dir = DEFAULT_DIR, port = 0, permalinks =
 		const direct = addressUrls(directUrl, permalinks);
 		const deadline = Date.now() + 30000;
 		for (;;) {
-			const res = await fetch(direct.controlUrl('/health')).catch(() => null);
+			const res = await fetch(direct.controlUrl('/health'), { signal: AbortSignal.timeout(5000) }).catch(() => null);
 			if (res?.ok) break;
 			if (Date.now() > deadline || site.servers.some((s) => s.child.exitCode !== null)) {
 				throw new Error(`the ${server === 'php' ? 'PHP built-in server' : 'nginx and PHP-FPM site'} did not answer: ${site.logTail()}`);
