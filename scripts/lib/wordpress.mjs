@@ -1,6 +1,7 @@
 // The WordPress test site: Debian's own WordPress 6.1, PHP and MariaDB, the eSign plugin from
-// test/wordpress/plugin and the test controls from test/wordpress/mu-plugins, served by PHP's
-// built-in server. Everything lives in one folder; a second start reuses it.
+// test/wordpress/plugin and the test controls from test/wordpress/mu-plugins, served by nginx and
+// PHP-FPM (wordpress-nginx.mjs), or by PHP's built-in server when asked. Everything lives in one
+// folder; a second start reuses it.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -9,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from './runtime.mjs';
 import { ensureDebianPackages, spawnService } from './services.mjs';
+import { NGINX, PHP_FPM, normaliseFront, startNginxSite } from './wordpress-nginx.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const require = createRequire(import.meta.url);
@@ -20,14 +22,20 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 const phpHas = (ext) => spawnSync('php', ['-m'], { encoding: 'utf8' }).stdout?.split('\n').some((l) => l.trim().toLowerCase() === ext);
 
-/** Installs what is missing (as root, with apt-get; otherwise a message naming the packages). */
-export function ensureWordPressPackages(say) {
+/**
+ * Installs what is missing (as root, with apt-get; otherwise a message naming the packages).
+ * server: 'nginx' (also nginx and php8.2-fpm) or 'php' (PHP's built-in server); tls: also openssl.
+ */
+export function ensureWordPressPackages(say, { server = 'nginx', tls = false } = {}) {
+	const onDisk = (file) => () => fs.existsSync(file);
 	ensureDebianPackages([
 		{ command: 'php', package: 'php-cli' },
 		{ command: 'php-mysqli', package: 'php-mysql', find: () => phpHas('mysqli') },
 		{ command: 'php-gd', package: 'php-gd', find: () => phpHas('gd') },
-		{ command: 'mariadbd', package: 'mariadb-server', find: () => fs.existsSync('/usr/sbin/mariadbd') },
-		{ command: 'wordpress', package: 'wordpress', find: () => fs.existsSync(path.join(WP_CORE, 'wp-load.php')) },
+		{ command: 'mariadbd', package: 'mariadb-server', find: onDisk('/usr/sbin/mariadbd') },
+		{ command: 'wordpress', package: 'wordpress', find: onDisk(path.join(WP_CORE, 'wp-load.php')) },
+		...(server === 'nginx' ? [{ command: 'nginx', package: 'nginx', find: onDisk(NGINX) }, { command: 'php-fpm8.2', package: 'php8.2-fpm', find: onDisk(PHP_FPM) }] : []),
+		...(tls ? [{ command: 'openssl', package: 'openssl' }] : []),
 	], say);
 }
 
@@ -100,8 +108,11 @@ define('DB_CHARSET', 'utf8mb4');
 define('DB_COLLATE', '');
 require ${JSON.stringify(salts)};
 $table_prefix = 'wp_';
-define('WP_HOME', ${JSON.stringify(url)});
-define('WP_SITEURL', ${JSON.stringify(url)});
+// nginx names the address each request came in on (the fronted one or the direct one), so WordPress's
+// links and canonical redirects stay on that address; elsewhere (PHP's server, setup.php) it is the site URL.
+$esign_url = $_SERVER['ESIGN_SITE_URL'] ?? ${JSON.stringify(url)};
+define('WP_HOME', $esign_url);
+define('WP_SITEURL', $esign_url);
 define('WP_DEBUG', false);
 define('DISABLE_WP_CRON', true);
 define('AUTOMATIC_UPDATER_DISABLED', true);
@@ -111,13 +122,47 @@ require_once ABSPATH . 'wp-settings.php';
 `);
 }
 
+/** The API and control URL builders of one address in a permalink style. */
+function addressUrls(url, permalinks) {
+	const base = permalinks === 'plain' ? `${url}/?rest_route=` : `${url}/wp-json`;
+	return {
+		apiUrl: `${base}/esign/v1`,
+		controlUrl: (p) => (permalinks === 'plain' ? `${base}/esign-test/v1${p.replace('?', '&')}` : `${base}/esign-test/v1${p}`),
+	};
+}
+
+/** PHP's built-in server (the fallback): `workers` processes, the router in test/wordpress. */
+function startPhpServer({ dir, core, port, workers }) {
+	const logFile = path.join(dir, 'php-server.log');
+	const server = spawnService('php', [
+		'-d', 'opcache.enable_cli=1', '-d', 'opcache.validate_timestamps=1', '-d', 'opcache.revalidate_freq=0',
+		'-S', `127.0.0.1:${port}`, '-t', core, path.join(SOURCE, 'router.php'),
+	], { logFile, cwd: core, env: { ...process.env, PHP_CLI_SERVER_WORKERS: String(workers) }, group: true });
+	const url = `http://127.0.0.1:${port}`;
+	const tail = () => (fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').slice(-1500) : '');
+	return { url, directUrl: url, basicAuth: null, tls: null, front: normaliseFront(), servers: [server], cleanup: () => {}, logTail: tail };
+}
+
 /**
- * Starts the site: { url, apiUrl, controlUrl, keys, webhookSecret, permalinks, stop() }.
- * `permalinks`: 'pretty' (the API under /wp-json/) or 'plain' (only /?rest_route=/). `workers`: PHP
- * built-in server workers (a webhook sent during a request whose receiver calls back needs > 1).
+ * Starts the site. Options:
+ * - `dir` (site folder, reused), `port` (the site's port; 0 = a free one), `say` (progress lines);
+ * - `permalinks`: 'pretty' (the API under /wp-json/) or 'plain' (only /?rest_route=/);
+ * - `workers`: PHP workers (a webhook sent during a request whose receiver calls back needs > 1);
+ * - `server`: 'nginx' (nginx + PHP-FPM, the default) or 'php' (PHP's built-in server, no fronts);
+ * - `front`: { basicAuth: true | {user, password}, cache: true, tls: true } on `url` (nginx only);
+ * - `strictRecipe` (nginx): WordPress's documented nginx recipe exactly, where nginx itself answers PUT,
+ *   PATCH and DELETE on /?rest_route=… with 405 (by default `/` goes to WordPress for every method).
+ * Returns { url, apiUrl, controlUrl(path), keys, webhookSecret, permalinks, dir, core, server, front,
+ * directUrl, directApiUrl, directControlUrl(path), basicAuth: {user, password} | null,
+ * tls: {cert} | null, stop() }. `url`/`apiUrl` carry the fronts; the direct ones are the same site
+ * on plain HTTP without auth or cache (equal to `url` without fronts); `controlUrl` is the direct one,
+ * so the test controls always answer scripts.
  */
-export async function startWordPress({ dir = DEFAULT_DIR, port = 0, permalinks = 'pretty', workers = 4, say = () => {} } = {}) {
-	ensureWordPressPackages(say);
+export async function startWordPress({ dir = DEFAULT_DIR, port = 0, permalinks = 'pretty', workers = 4, server = 'nginx', front = {}, strictRecipe = false, say = () => {} } = {}) {
+	if (!['nginx', 'php'].includes(server)) throw new Error(`server must be 'nginx' or 'php', not ${JSON.stringify(server)}`);
+	const fronts = normaliseFront(front);
+	if (server === 'php' && (fronts.basicAuth || fronts.cache || fronts.tls)) throw new Error('the fronts (basic auth, cache, TLS) need nginx: leave out the PHP built-in server option');
+	ensureWordPressPackages(say, { server, tls: fronts.tls });
 	fs.mkdirSync(dir, { recursive: true });
 	const core = path.join(dir, 'core');
 	if (!fs.existsSync(path.join(core, 'wp-load.php'))) {
@@ -137,33 +182,34 @@ export async function startWordPress({ dir = DEFAULT_DIR, port = 0, permalinks =
 		for (const stop of stops.reverse()) await stop().catch(() => {});
 	};
 	try {
-		const sitePort = port || (await freePort());
-		const url = `http://127.0.0.1:${sitePort}`;
+		// The web servers start before setup.php writes the URL into the site: they only need the folder.
+		const site = server === 'php'
+			? startPhpServer({ dir, core, port: port || (await freePort()), workers })
+			: await startNginxSite({ dir, core, port, workers, front: fronts, strictRecipe });
+		stops.push(async () => site.cleanup());
+		for (const svc of site.servers) stops.push(() => svc.stop());
+		const { url, directUrl } = site;
 		writeConfig(core, { url, socket: db.socket, dir });
 		const configFile = path.join(dir, 'site.json');
 		fs.writeFileSync(configFile, JSON.stringify(siteConfig(url, permalinks)));
 		const setup = spawnSync('php', [path.join(SOURCE, 'setup.php'), core, configFile], { encoding: 'utf8', cwd: core });
 		if (setup.status !== 0) throw new Error(`WordPress setup failed: ${setup.stderr || setup.stdout}`);
-		const logFile = path.join(dir, 'php-server.log');
-		const server = spawnService('php', [
-			'-d', 'opcache.enable_cli=1', '-d', 'opcache.validate_timestamps=1', '-d', 'opcache.revalidate_freq=0',
-			'-S', `127.0.0.1:${sitePort}`, '-t', core, path.join(SOURCE, 'router.php'),
-		], { logFile, cwd: core, env: { ...process.env, PHP_CLI_SERVER_WORKERS: String(workers) }, group: true });
-		stops.push(() => server.stop());
-		const apiUrl = permalinks === 'plain' ? `${url}/?rest_route=/esign/v1` : `${url}/wp-json/esign/v1`;
-		const controlUrl = (p) => (permalinks === 'plain' ? `${url}/?rest_route=/esign-test/v1${p.replace('?', '&')}` : `${url}/wp-json/esign-test/v1${p}`);
+		const { apiUrl } = addressUrls(url, permalinks);
+		const direct = addressUrls(directUrl, permalinks);
 		const deadline = Date.now() + 30000;
 		for (;;) {
-			const res = await fetch(controlUrl('/health')).catch(() => null);
+			const res = await fetch(direct.controlUrl('/health'), { signal: AbortSignal.timeout(5000) }).catch(() => null);
 			if (res?.ok) break;
-			if (Date.now() > deadline || server.child.exitCode !== null) {
-				throw new Error(`the PHP server did not answer: ${fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').slice(-1500) : ''}`);
+			if (Date.now() > deadline || site.servers.some((s) => s.child.exitCode !== null)) {
+				throw new Error(`the ${server === 'php' ? 'PHP built-in server' : 'nginx and PHP-FPM site'} did not answer: ${site.logTail()}`);
 			}
 			await sleep(200);
 		}
-		const keys = await (await fetch(controlUrl('/keys'))).json();
-		const { webhookSecret, ...pairs } = keys;
-		return { url, apiUrl, controlUrl, keys: pairs, webhookSecret, permalinks, dir, core, stop: stopAll };
+		const { webhookSecret, ...keys } = await (await fetch(direct.controlUrl('/keys'))).json();
+		return {
+			url, apiUrl, controlUrl: direct.controlUrl, keys, webhookSecret, permalinks, dir, core, server, front: site.front,
+			directUrl, directApiUrl: direct.apiUrl, directControlUrl: direct.controlUrl, basicAuth: site.basicAuth, tls: site.tls, stop: stopAll,
+		};
 	} catch (e) {
 		await stopAll();
 		throw e;
