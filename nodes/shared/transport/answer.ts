@@ -73,9 +73,15 @@ export function recognisePage(text: string, contentType: string): SitePage | und
 
 /** The first ~200 characters of a body, on one line, with the credential's own values blanked out. */
 export function snippet(text: string, secrets: string[] = [], max = 200): string {
-	let shown = text.replace(/\s+/g, ' ').trim();
+	const shown = blank(text.replace(/\s+/g, ' ').trim(), secrets);
+	return shown.length > max ? `${shown.slice(0, max)}…` : shown;
+}
+
+/** The text with the credential's own values replaced by *** (a site may echo a key or secret back). */
+export function blank(text: string, secrets: string[]): string {
+	let shown = text;
 	for (const secret of secrets) {
 		if (secret && secret.length >= 4) shown = shown.split(secret).join('***');
 	}
-	return shown.length > max ? `${shown.slice(0, max)}…` : shown;
+	return shown;
 }

@@ -2,7 +2,7 @@ import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import type { SitePage } from './answer';
-import { snippet } from './answer';
+import { blank, snippet } from './answer';
 import type { Headers } from './fronts';
 import { frontAdvice, recogniseFront, strippedHeadersHint } from './fronts';
 import type { NetworkCause } from './network';
@@ -91,9 +91,12 @@ function build(
 	httpCode?: number,
 ): NodeApiError {
 	// The response object is ours: never n8n's parsed body (a null body crashes n8n's normalisation).
+	// Whatever the site echoed back is blanked where it matches the credential's own values.
+	const clean = (text: string) => blank(text, info.secrets);
+	if (typeof response.message === 'string') response.message = clean(response.message);
 	return new NodeApiError(info.node, response, {
-		message,
-		description,
+		message: clean(message),
+		description: clean(description),
 		httpCode: httpCode === undefined ? undefined : String(httpCode),
 		itemIndex: info.itemIndex,
 	});
@@ -262,8 +265,8 @@ export function apiError(info: RequestInfo, status: number, rawBody: unknown, he
 	);
 	// Keep the API's own fields where workflows (and the error output) can read them.
 	error.context.apiCode = code;
-	error.context.apiMessage = message;
-	if (Array.isArray(body.data?.errors)) error.context.validationErrors = body.data?.errors;
+	error.context.apiMessage = blank(message, info.secrets);
+	if (Array.isArray(body.data?.errors)) error.context.validationErrors = body.data.errors.map((e) => blank(String(e), info.secrets));
 	return error;
 }
 

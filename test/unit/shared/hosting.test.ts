@@ -4,6 +4,8 @@ import { cachedAnswerHint, frontAdvice, recogniseFront } from '../../../nodes/sh
 import { describeNetworkFailure } from '../../../nodes/shared/transport/network';
 import { apiRootExpression, apiRootFor, normaliseSiteUrl } from '../../../nodes/shared/transport/siteUrl';
 import { basicAuthHeader } from '../../../nodes/shared/transport/basicAuth';
+import { apiError } from '../../../nodes/shared/transport/errors';
+import { SECRETS, requestInfo } from '../fakes';
 
 const html = (body: string) => `<!DOCTYPE html><html><head><title>x</title></head><body>${body}</body></html>`;
 
@@ -138,4 +140,14 @@ test('Basic auth header: only when switched on with a user; UTF-8, RFC 7617', ()
 	);
 	expect(basicAuthHeader({ basicAuth: false, basicAuthUser: 'stage', basicAuthPassword: 'x' })).toBeUndefined();
 	expect(basicAuthHeader({ basicAuth: true, basicAuthUser: '', basicAuthPassword: 'x' })).toBeUndefined();
+});
+
+test('a site that echoes the key or secret back: the error shows *** instead, everywhere', () => {
+	const echoed = `Invalid key ${SECRETS.apiKey} with secret ${SECRETS.apiSecret}`;
+	const error = apiError(requestInfo(), 400, { code: 'bad_key', message: echoed, data: { errors: [echoed] } });
+	const shown = JSON.stringify({ message: error.message, description: error.description, context: error.context });
+	expect(shown).not.toContain(SECRETS.apiKey);
+	expect(shown).not.toContain(SECRETS.apiSecret);
+	expect(error.message).toBe('Invalid key *** with secret *** [bad_key]');
+	expect(error.context.validationErrors).toEqual(['Invalid key *** with secret ***']);
 });
