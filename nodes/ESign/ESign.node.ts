@@ -8,6 +8,7 @@ import { router } from './actions/router';
 import * as signer from './actions/signer/Signer.resource';
 import * as stats from './actions/stats/Stats.resource';
 import * as template from './actions/template/Template.resource';
+import { toolDescriptions } from './actions/toolDescriptions';
 import { listSearch, loadOptions, resourceMapping } from './methods';
 
 export class ESign implements INodeType {
@@ -26,6 +27,8 @@ export class ESign implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'eSignApi', required: true }],
 		properties: [
+			// First, where n8n puts its own tool description: shown only in the "eSign Tool" variant.
+			...toolDescriptions,
 			{
 				displayName: 'Resource',
 				name: 'resource',
