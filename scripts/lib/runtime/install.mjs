@@ -1,7 +1,6 @@
 // Where n8n lives, the Node 24 it runs on, child processes, and installing a pinned n8n line.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
