@@ -158,6 +158,28 @@ describe('eSign Tool: answers', () => {
 		expect(await requestLines(sb)).toEqual([]);
 	});
 
+	test('an invalid row of a list names the list', async () => {
+		await clearLog(sb);
+		const answer = failureOf(
+			await asTool(
+				sb,
+				{
+					resource: 'template',
+					operation: 'createDocument',
+					templateId: { __rl: true, mode: 'id', value: '1' },
+					signers: { signer: [{ name: 'Ann Signer', email: fromAI('email', 'The signer email') }] },
+					variables: { mappingMode: 'defineBelow', value: {} },
+					send: true,
+				},
+				{ email: 'not an email' },
+			),
+		);
+		expect(answer.error).toMatchObject({ parameter: 'Signers', itemIndex: 0 });
+		expect(answer.error).not.toHaveProperty('httpStatus');
+		expect(answer.summary).toMatch(/^The input "Signers" is not valid: signer 1 in "Signers" needs a name and a valid email \(got "Ann Signer", "not an email"\)/);
+		expect(await requestLines(sb)).toEqual([]);
+	});
+
 	test('the credential’s values never reach the model, even when the site echoes them', async () => {
 		const { apiKey, apiSecret } = credentialsFor(sb, 'admin');
 		await hostile(sb, {

@@ -28,9 +28,14 @@ export function answersAsTool(this: IExecuteFunctions): boolean {
 	return node.type.endsWith('Tool');
 }
 
-/** The label our input errors quote: `Item 0: "Document" must be …` or `Item 0: invalid "Fields": …`. */
-function parameterOf(message: string): string | undefined {
-	return /^Item \d+: (?:invalid )?"([^"]+)"/.exec(message)?.[1];
+/**
+ * The parameter (as the editor labels it) an input error names: `Item 0: "Document" must be …`,
+ * `Item 0: invalid "Fields": …`, `Item 0: signer 2 in "Signers" needs …`.
+ */
+function parameterOf(error: NodeError): string | undefined {
+	if (!(error instanceof NodeOperationError) || error.context.failedStep !== undefined) return undefined;
+	const match = /^Item \d+: (?:invalid )?"([^"]+)"|^Item \d+: [^"]*? in "([^"]+)"/.exec(error.message);
+	return match?.[1] ?? match?.[2];
 }
 
 /** Ends a text with a full stop unless it already ends a sentence. */
@@ -72,8 +77,10 @@ function blank(value: unknown, secrets: string[]): unknown {
  * cause or the credential.
  */
 export async function toolErrorAnswer(this: IExecuteFunctions, error: NodeError, itemIndex: number): Promise<IDataObject> {
-	const status = error.httpCode && /^\d+$/.test(error.httpCode) ? Number(error.httpCode) : undefined;
-	const parameter = error instanceof NodeOperationError ? parameterOf(error.message) : undefined;
+	// Create and Send keeps the failed step's status in its context.
+	const code = error.httpCode ?? error.context.httpCode;
+	const status = code !== undefined && code !== null && /^\d+$/.test(String(code)) ? Number(code) : undefined;
+	const parameter = parameterOf(error);
 	const details: IDataObject = { message: error.message };
 	if (typeof error.context.apiCode === 'string') details.code = error.context.apiCode;
 	if (typeof error.context.apiMessage === 'string') details.siteMessage = error.context.apiMessage;
