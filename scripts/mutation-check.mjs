@@ -39,6 +39,20 @@ const MUTATIONS = [
 		to: 'undefined,',
 		tests: ['test/shared/credentials.test.ts'],
 	},
+	{
+		name: 'the eSign Tool throws its failures again (the model hears only n8n\'s bare message)',
+		file: 'nodes/ESign/actions/router.ts',
+		from: 'const asTool = answersAsTool.call(this);',
+		to: 'const asTool = false;',
+		tests: ['test/ESign/tool.test.ts'],
+	},
+	{
+		name: 'the eSign Tool\'s answer keeps credential values a site echoed',
+		file: 'nodes/ESign/actions/toolAnswer.ts',
+		from: 'return blank(answer, secrets) as IDataObject;',
+		to: 'return answer;',
+		tests: ['test/ESign/tool.test.ts'],
+	},
 ];
 
 const copyInto = (dir) => {

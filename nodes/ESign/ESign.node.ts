@@ -9,9 +9,12 @@ import { subtitleFor } from './actions/subtitle';
 import * as signer from './actions/signer/Signer.resource';
 import * as stats from './actions/stats/Stats.resource';
 import * as template from './actions/template/Template.resource';
+import { toolDescriptions } from './actions/toolDescriptions';
 import { listSearch, loadOptions, resourceMapping } from './methods';
 
 const properties: INodeProperties[] = [
+	// First, where n8n puts its own tool description: shown only in the "eSign Tool" variant.
+	...toolDescriptions,
 	{
 		displayName: 'Resource',
 		name: 'resource',

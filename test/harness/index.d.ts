@@ -5,6 +5,7 @@ export const runNode: Harness['runNode'];
 export const runMethod: Harness['runMethod'];
 export const runWebhook: Harness['runWebhook'];
 export const runPoll: Harness['runPoll'];
+export const runTool: Harness['runTool'];
 export const testCredential: Harness['testCredential'];
 export function runWorkflow(options: Record<string, unknown>): Promise<import('../support').NodeRun>;
 export function startWebhookServer(options: Record<string, unknown>): Promise<{

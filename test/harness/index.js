@@ -11,6 +11,7 @@
  *   await h.runWorkflow({ nodes, connections, credentials, binaryMode })
  *   await h.testCredential({ siteUrl, apiKey, apiSecret })      // like n8n's CredentialsTester
  *   await h.runWebhook({ parameters, credentials, request, ... }) // a trigger's webhook() through n8n-core's WebhookContext
+ *   await h.runTool({ parameters, args, credentials })          // the node as an AI agent's tool (engine request)
  *   const srv = await h.startWebhookServer({ ... })             // the same, behind a real HTTP server
  *   await h.runWebhookLifecycle({ parameters, credentials })     // activation/deactivation (webhookMethods)
  *
@@ -35,4 +36,5 @@ module.exports = {
 	...pick(require('./activation'), ['runWebhookLifecycle']),
 	...pick(require('./loadOptions'), ['runMethod']),
 	...pick(require('./polls'), ['runPoll']),
+	...pick(require('./tools'), ['runTool']),
 };

@@ -82,7 +82,20 @@ export interface Harness {
 		mode?: 'trigger' | 'manual';
 		[key: string]: unknown;
 	}): Promise<PollRun>;
+	/** The eSign node as an AI agent's tool: `args` are the model's arguments for the `$fromAI()` parameters. */
+	runTool(options: { parameters?: IDataObject; args?: IDataObject; credentials?: IDataObject; name?: string; onError?: string }): Promise<ToolRun>;
 	[key: string]: unknown;
+}
+
+export interface ToolRun {
+	/** The tool message the model receives, as n8n's AI Agent 3.x builds it. */
+	observation: string;
+	/** The observation parsed. */
+	answer: Json;
+	/** The tool node's output items. */
+	items: Json[];
+	error?: RunError;
+	runData: Json;
 }
 
 export interface PollRun {

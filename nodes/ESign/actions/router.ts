@@ -7,6 +7,8 @@ import type { ESignType } from './node.type';
 import * as signer from './signer/Signer.resource';
 import * as stats from './stats/Stats.resource';
 import * as template from './template/Template.resource';
+import type { NodeError } from './toolAnswer';
+import { ERROR_DETAILS, answersAsTool, toolErrorAnswer } from './toolAnswer';
 
 interface OperationModule {
 	execute(this: IExecuteFunctions, i: number, group?: number[]): Promise<INodeExecutionData[]>;
@@ -18,11 +20,11 @@ type OperationMap = { [R in ESignType['resource']]: Record<Extract<ESignType, { 
 
 const operations: OperationMap = { document, field, signer, stats, template };
 
-function errorJson(error: Error & { description?: string | null; httpCode?: string | null; context?: IDataObject }): IDataObject {
+function errorJson(error: Error & Partial<NodeError>): IDataObject {
 	const json: IDataObject = { error: error.message };
 	if (error.description) json.description = error.description;
 	if (error.httpCode) json.httpCode = error.httpCode;
-	for (const key of ['apiCode', 'validationErrors', 'failedStep', 'documentId', 'documentDeleted']) {
+	for (const key of ['apiCode', ...ERROR_DETAILS]) {
 		if (error.context?.[key] !== undefined) json[key] = error.context[key];
 	}
 	return json;
@@ -39,7 +41,8 @@ function itemError(this: IExecuteFunctions, error: unknown, i: number): NodeApiE
 
 /**
  * Loops the input items, runs the chosen operation on each (or on each group), pairs every output
- * item with the input item(s) it came from, and applies Continue On Fail per item.
+ * item with the input item(s) it came from, and applies Continue On Fail per item. Run as an AI
+ * agent's tool, a failure becomes the item's answer, so the model learns what went wrong.
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
@@ -52,6 +55,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 
 	const groups = module.groupItems ? module.groupItems.call(this, items.length) : items.map((_, i) => [i]);
 	const returnData: INodeExecutionData[] = [];
+	const asTool = answersAsTool.call(this);
 	for (const group of groups) {
 		const i = group[0];
 		const pairedItem: IPairedItemData | IPairedItemData[] =
@@ -60,6 +64,11 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			const results = await module.execute.call(this, i, group);
 			for (const result of results) returnData.push({ ...result, pairedItem });
 		} catch (error) {
+			if (asTool) {
+				const answer = await toolErrorAnswer.call(this, itemError.call(this, error, i), i);
+				returnData.push({ json: answer, pairedItem });
+				continue;
+			}
 			if (this.continueOnFail()) {
 				returnData.push({ json: errorJson(error), pairedItem });
 				continue;
