@@ -1,10 +1,10 @@
 // README screenshots of the eSign nodes in the real n8n editor, taken with Debian's headless Chromium
 // driven by playwright-core (no browser download). Used by `npm run test:e2e` (n8n 2.x).
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_OWNER } from './runtime.mjs';
+import { ensureDebianPackages } from './services.mjs';
 
 export const CHROMIUM = '/usr/bin/chromium';
 const ARGS = [
@@ -23,20 +23,12 @@ const ARGS = [
  * Resolves { ok: true } or { ok: false, reason } (the caller skips the screenshots then).
  */
 export function ensureChromium(say = console.log) {
-	if (fs.existsSync(CHROMIUM)) return { ok: true };
-	if (typeof process.getuid !== 'function' || process.getuid() !== 0) {
-		return { ok: false, reason: `${CHROMIUM} not found and not running as root: install it with \`sudo apt-get install -y chromium\`` };
+	try {
+		ensureDebianPackages([{ command: CHROMIUM, package: 'chromium', find: () => fs.existsSync(CHROMIUM) }], say);
+		return { ok: true };
+	} catch (err) {
+		return { ok: false, reason: err.message };
 	}
-	say(`${CHROMIUM} not found: installing Debian's chromium with apt-get (once)...`);
-	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-	let r = spawnSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], { stdio: 'inherit', env });
-	if (r.status !== 0) {
-		// A fresh machine may have no package lists yet.
-		spawnSync('apt-get', ['update'], { stdio: 'inherit', env });
-		r = spawnSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], { stdio: 'inherit', env });
-	}
-	if (r.status !== 0 || !fs.existsSync(CHROMIUM)) return { ok: false, reason: `apt-get install chromium failed (exit ${r.status})` };
-	return { ok: true };
 }
 
 /**
