@@ -223,6 +223,40 @@ async function runLine(line, tarball) {
 			}
 		});
 
+		// 5b. Real hosting (issue 19): the site behind HTTP Basic auth and a page cache that keeps GET answers by URL
+		// for minutes and ignores Cache-Control (the sandbox's fronts play both).
+		await check(`${tag} 5b. behind Basic auth and a URL-keyed cache: the credential sends both logins, and a read sees a change made after a cached one`, async () => {
+			const staging = { user: 'staging', password: `pw-${Date.now()}` };
+			const doc = String((await site.upload(await site.sample('one-page.pdf'), 'Before the cache', 'cached.pdf')).id);
+			const fronted = await n8n.ensureCredential({ ...credentialData(sb), basicAuth: true, basicAuthUser: staging.user, basicAuthPassword: staging.password }, { name: 'eSign behind a front' });
+			const get = chain('esignE2eFrontGet', 'eSign e2e: Get behind a front', [manual('Run'), node('Get document', NODE_TYPES.action, 1, { resource: 'document', operation: 'get', documentId: { __rl: true, mode: 'id', value: doc } }, { credentials: credRef(fronted.id, 'eSign behind a front') })]);
+			await n8n.import(get);
+			const title = async () => nodeOutput((await n8n.run('esignE2eFrontGet')).data.resultData.runData, 'Get document')[0]?.json?.title;
+			await site.control('POST', '/fronts', { basicAuth: staging, cache: { headers: [] } });
+			try {
+				assert((await title()) === 'Before the cache', 'first read');
+				// Without the password: the front's 401, named as such (node), and the credential test's text.
+				const refused = runError(await n8n.run('esignE2eProbeStats', 'error'));
+				assert(/asks for a username and password before WordPress \(HTTP Basic auth\)/.test(refused), `without Basic auth: ${refused}`);
+				const tested = await n8n.testCredential(fronted, { ...credentialData(sb), basicAuth: true, basicAuthUser: staging.user, basicAuthPassword: staging.password });
+				assert(tested?.status === 'OK', `credential test with Basic auth: ${JSON.stringify(tested)}`);
+				const bare = await n8n.testCredential(credential, credentialData(sb));
+				assert(bare?.status === 'Error' && (line !== '2' || /sign-in box/.test(bare.message)), `credential test without Basic auth: ${JSON.stringify(bare)}`);
+				// The change goes through the same cache (writes pass it); only the password prompt is lifted for it.
+				await site.control('POST', '/fronts', { basicAuth: false });
+				const renamed = await site.call('PUT', `/documents/${doc}`, { json: { title: 'After the cache' } });
+				assert(renamed.status === 200, `rename → ${renamed.status}`);
+				await site.control('POST', '/fronts', { basicAuth: staging });
+				const after = await title();
+				assert(after === 'After the cache', `second read shows "${after}": a cached answer`);
+				const gets = (await site.control('GET', '/requests')).filter((r) => r.method === 'GET' && r.path.endsWith(`/documents/${doc}`) && r.executed !== false);
+				assert(gets.length >= 2 && gets.every((r) => /^\d+$/.test(r.query?._ ?? '')), `reads without a unique _: ${JSON.stringify(gets.map((r) => r.url))}`);
+				return `node: "${refused.split(' — ')[0].slice(0, 90)}…"; both reads reached the site (_=${gets.map((r) => r.query._).join(', ')}); credential test OK with Basic auth, "${(bare.message ?? '').slice(0, 60)}…" without`;
+			} finally {
+				await site.control('DELETE', '/fronts');
+			}
+		});
+
 		// 6. Screenshots for the README (2.x only).
 		if (line === '2') {
 			const chromium = SCREENSHOTS ? ensureChromium(say) : { reason: 'E2E_SCREENSHOTS=0' };
