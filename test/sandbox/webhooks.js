@@ -50,6 +50,7 @@ function createWebhooks(core) {
 			delivery.error = e.name === 'TimeoutError' ? `timed out after ${timeoutMs} ms` : String((e.cause && e.cause.message) || e.message);
 		}
 		delivery.ms = Date.now() - started;
+		core.changed();
 		return delivery;
 	}
 
