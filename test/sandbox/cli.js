@@ -36,6 +36,7 @@ async function main() {
 		`API URL:        ${sb.apiUrl}`,
 		`Base URL:       ${sb.url}   (what the n8n credential needs)`,
 		`Controls:       ${sb.url}/  (index page), ${sb.url}/__sandbox/...`,
+		`Webhooks:       ${sb.url}/__sandbox/settings  (add an eSign Trigger's URL, send test events)`,
 		kept
 			? `Data:           kept in ${kept.dir} (${kept.restored ? `${sb.state.documents.size} document(s) restored` : 'fresh'}); --reset starts over`
 			: 'Data:           in memory only (--data <dir> keeps it across restarts)',
