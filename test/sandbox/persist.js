@@ -163,14 +163,20 @@ function createPersistence(core, dataDir, { resetData = false } = {}) {
 			failed = true;
 		}
 	}
+	let closed = false;
 	return {
 		info,
 		changed() {
+			// After close the folder may be gone or another sandbox's: the last save was close's.
+			if (closed) return;
 			timer ??= setTimeout(flush, SAVE_DELAY_MS);
 			timer.unref?.();
 		},
 		flush,
-		close: flush,
+		close() {
+			flush();
+			closed = true;
+		},
 	};
 }
 

@@ -13,6 +13,18 @@ beforeEach(() => {
 });
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
+/** Polls the saved file until `check` holds for it (the save comes SAVE_DELAY_MS after the change; a busy machine is slower). */
+async function savedWhen(check) {
+	const deadline = Date.now() + 5000 + SAVE_DELAY_MS;
+	for (;;) {
+		const text = fs.existsSync(path.join(dir, 'state.json')) ? fs.readFileSync(path.join(dir, 'state.json'), 'utf8') : null;
+		const saved = text && JSON.parse(text);
+		if (saved && check(saved)) return saved;
+		if (Date.now() > deadline) throw new Error(`the data file was not saved as expected within 5 s: ${text && text.slice(0, 300)}`);
+		await new Promise((resolve) => setTimeout(resolve, 50));
+	}
+}
+
 const fileBytes = async (sb, id) => Buffer.from(await (await fetch(`${sb.url}/__sandbox/documents/${id}/file`)).arrayBuffer());
 
 /** A completed document (its signed PDF built), a second one sent, a receiver registered and one delivery made. */
@@ -88,8 +100,7 @@ test('changes are saved shortly after they happen (not only on close), atomicall
 	try {
 		// A4 is a sample no seed template uses, so its bytes are kept for this document alone.
 		const doc = await upload(sb, await sample(sb, 'a4.pdf'), 'a4.pdf', 'Saved without a close');
-		await new Promise((resolve) => setTimeout(resolve, SAVE_DELAY_MS + 300));
-		const saved = JSON.parse(fs.readFileSync(path.join(dir, 'state.json'), 'utf8'));
+		const saved = await savedWhen((data) => data.data.documents.$map.length === 1);
 		const documents = new Map(saved.data.documents.$map);
 		expect(documents.get(Number(doc.id))).toMatchObject({ title: 'Saved without a close', status: 'draft' });
 		expect(fs.readdirSync(dir).sort()).toEqual(['files', 'state.json']);
@@ -98,8 +109,7 @@ test('changes are saved shortly after they happen (not only on close), atomicall
 		expect(fs.readFileSync(path.join(dir, 'files', hash)).equals(sb.state.documents.get(Number(doc.id)).file.data)).toBe(true);
 		// A reset is a change too: what is saved is the fresh site, and the bytes nothing refers to any more go.
 		await control(sb, 'POST', '/__sandbox/reset');
-		await new Promise((resolve) => setTimeout(resolve, SAVE_DELAY_MS + 300));
-		expect(JSON.parse(fs.readFileSync(path.join(dir, 'state.json'), 'utf8')).data.documents.$map).toEqual([]);
+		expect((await savedWhen((data) => data.data.ids.document === 0)).data.documents.$map).toEqual([]);
 		expect(fs.existsSync(path.join(dir, 'files', hash))).toBe(false);
 	} finally {
 		await sb.close();
