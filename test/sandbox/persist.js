@@ -51,8 +51,8 @@ function serialize(state, blobs) {
 	});
 }
 
-/** Parses and checks a saved file; throws a plain-words reason when it cannot be used. */
-function deserialize(text, filesDir) {
+/** Parses and checks a saved file; throws a plain-words reason when it cannot be used. Adds the files it checked to `verified`. */
+function deserialize(text, filesDir, verified) {
 	const read = new Map();
 	const blob = (hash) => {
 		if (typeof hash !== 'string' || !HASH_RE.test(hash)) throw new Error(`a file reference (${JSON.stringify(hash)}) is not a SHA-256`);
@@ -66,6 +66,7 @@ function deserialize(text, filesDir) {
 			}
 			if (sha256Hex(bytes) !== hash) throw new Error(`the stored file ${file} does not match its SHA-256`);
 			read.set(hash, bytes);
+			verified.add(hash);
 		}
 		return read.get(hash);
 	};
@@ -118,12 +119,16 @@ function createPersistence(core, dataDir, { resetData = false } = {}) {
 	}
 	let lastText = null;
 	let lastBlobs = '';
+	// Stored files known to hold their hash's bytes (read back and checked, or written by this process): any
+	// other file of that name, e.g. one altered after a bad start, is written again.
+	const verified = new Set();
 	if (text !== null) {
 		try {
-			const data = deserialize(text, filesDir);
+			const data = deserialize(text, filesDir, verified);
 			// Deliveries in flight when the sandbox stopped never got their answer.
 			for (const d of data.deliveries) if (d.status === null && d.error === null) d.error = 'no answer before the sandbox stopped';
-			Object.assign(core.state, data, { ids: { ...core.state.ids, ...data.ids } });
+			// Over the fresh ids and counters, so kinds and routes added since the file was written start at 0.
+			Object.assign(core.state, data, { ids: { ...core.state.ids, ...data.ids }, counters: { ...core.state.counters, ...data.counters } });
 			info.restored = true;
 			lastText = text;
 		} catch (error) {
@@ -146,8 +151,8 @@ function createPersistence(core, dataDir, { resetData = false } = {}) {
 			if (next === lastText) return;
 			// Files first, so the state never names a file that is not there yet.
 			for (const [hash, bytes] of blobs) {
-				const target = path.join(filesDir, hash);
-				if (!fs.existsSync(target)) writeAtomically(target, bytes);
+				if (!verified.has(hash)) writeAtomically(path.join(filesDir, hash), bytes);
+				verified.add(hash);
 			}
 			writeAtomically(file, next);
 			lastText = next;

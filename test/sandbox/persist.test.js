@@ -136,6 +136,11 @@ describe('a data file that cannot be read is moved aside, named in a warning, an
 	const cases = {
 		'not JSON': () => '{"format": "esign-sandbox-data", "version": 1, "data": {"documents": ',
 		'another format': () => JSON.stringify({ hello: 'world' }),
+		'an altered stored file': () => {
+			const [name] = fs.readdirSync(path.join(dir, 'files'));
+			fs.appendFileSync(path.join(dir, 'files', name), 'x');
+			return fs.readFileSync(path.join(dir, 'state.json'), 'utf8');
+		},
 		'a missing stored file': () => {
 			const state = JSON.parse(fs.readFileSync(path.join(dir, 'state.json'), 'utf8'));
 			fs.rmSync(path.join(dir, 'files'), { recursive: true });
@@ -167,8 +172,11 @@ describe('a data file that cannot be read is moved aside, named in a warning, an
 			}
 			// The fresh data is saved in its place and read back on the next start.
 			const again = await createSandbox({ port: 0, dataDir: dir });
-			expect(again.persistence).toMatchObject({ restored: true, movedAside: null });
-			await again.close();
+			try {
+				expect(again.persistence).toMatchObject({ restored: true, movedAside: null });
+			} finally {
+				await again.close();
+			}
 		});
 	}
 });
