@@ -4,6 +4,7 @@
  * `npm run sandbox`: the sandbox on 127.0.0.1:8787 (--port / SANDBOX_PORT) with the spec's rate limits.
  * `--tls[=expired|wrong-host]` serves HTTPS with a self-signed certificate (plain HTTP on another port);
  * `--fronts '<json>'` starts it behind fronts (the body of POST /__sandbox/fronts).
+ * `--data <dir>` keeps the site's data in that folder across restarts; `--reset` (with --data) starts it over.
  */
 
 const { createSandbox, SPEC_RATE_LIMITS } = require('./index');
@@ -22,7 +23,12 @@ async function main() {
 	const tlsArg = process.argv.slice(2).find((a) => a === '--tls' || a.startsWith('--tls='));
 	const tls = tlsArg === undefined ? false : tlsArg === '--tls' || tlsArg.slice(6);
 	const fronts = option('fronts');
-	const sb = await createSandbox({ port, host, rateLimits: SPEC_RATE_LIMITS, tls, fronts: fronts ? JSON.parse(fronts) : undefined });
+	const dataDir = option('data');
+	const resetData = process.argv.slice(2).includes('--reset');
+	if (dataDir === undefined && resetData) throw new Error('--reset starts over the data kept with --data <dir>: give --data too.');
+	if (dataDir !== undefined && (dataDir === '' || dataDir.startsWith('--'))) throw new Error('--data needs a folder, e.g. --data .n8n-runtime/sandbox-data');
+	const sb = await createSandbox({ port, host, rateLimits: SPEC_RATE_LIMITS, tls, fronts: fronts ? JSON.parse(fronts) : undefined, dataDir, resetData });
+	const kept = sb.persistence;
 	const { admin } = sb.keys;
 	const lines = [
 		`eSign sandbox running at ${sb.url}`,
@@ -30,6 +36,11 @@ async function main() {
 		`API URL:        ${sb.apiUrl}`,
 		`Base URL:       ${sb.url}   (what the n8n credential needs)`,
 		`Controls:       ${sb.url}/  (index page), ${sb.url}/__sandbox/...`,
+		`Webhooks:       ${sb.url}/__sandbox/settings  (add an eSign Trigger's URL, send test events)`,
+		kept
+			? `Data:           kept in ${kept.dir} (${kept.restored ? `${sb.state.documents.size} document(s) restored` : 'fresh'}); --reset starts over`
+			: 'Data:           in memory only (--data <dir> keeps it across restarts)',
+		...(kept && kept.warning ? [`Warning:        ${kept.warning}`] : []),
 		...(sb.tls ? [`TLS:            ${sb.tls.variant} certificate (curl -k); the same site over plain HTTP: ${sb.plain.url}`] : []),
 		...(Object.keys(sb.state.fronts).length ? [`Fronts:         ${JSON.stringify(sb.state.fronts)}`] : []),
 		`Webhook secret: ${sb.webhookSecret}`,

@@ -2,7 +2,7 @@
 /**
  * Sandbox-only control endpoints (no auth, never rate limited, not in the request log):
  * reset, keys, samples, seeding, storage, outbox, request log, counters, faults, rate limits,
- * clock, expiry, templates, signer actions, webhooks, fronts, and the two HTML pages.
+ * clock, expiry, templates, signer actions, webhooks, fronts, the HTML pages and the webhook settings page's forms.
  */
 
 const { clientIp, createRouter, errorResult, parseInput, readBody, send, sendHtml, sendJson } = require('./http');
@@ -16,6 +16,7 @@ const { readUploadedFile, STATUSES } = require('./documents');
 const { saveAsTemplate } = require('./templates');
 const { EVENTS } = require('./webhooks');
 const { indexPage, signingPage } = require('./pages');
+const settings = require('./settings');
 
 const ok = (body, status = 200) => ({ status, body });
 const html = (text) => ({ status: 200, html: text });
@@ -237,6 +238,7 @@ const router = createRouter([
 		core.state.webhookSecret = ctx.input.secret;
 		return ok({ webhookSecret: core.state.webhookSecret });
 	}],
+	...settings.routes,
 ]);
 
 async function handleControl(core, req, res, url) {

@@ -21,6 +21,7 @@ const { getSamples } = require('./pdf');
 const { sendJson } = require('./http');
 const { normalizeFronts } = require('./fronts');
 const { sandboxCertificate } = require('./tls');
+const { createPersistence } = require('./persist');
 
 /**
  * What a WordPress site with Plain permalinks answers at /wp-json/…: it does not route the address, so its
@@ -49,12 +50,15 @@ const DEFAULT_WEBHOOK_SECRET = 'whsec_sandbox_3b9f2c7e1a5d48f6b0c2e9a7d1f4c8b5';
  * @param {object} [opts.fronts]          what the site sits behind (Basic auth, cache, challenge, block page, header
  *                                        stripping), as POST /__sandbox/fronts takes it; reset returns to it
  * @param {boolean|string} [opts.tls]     HTTPS with a certificate made at start: true / 'self-signed', 'expired', 'wrong-host'
+ * @param {string} [opts.dataDir]         keep the data in this folder across restarts (see persist.js); default: in memory only
+ * @param {boolean} [opts.resetData=false] with dataDir: remove the kept data first and start fresh
  */
 async function createSandbox(opts = {}) {
 	const { port = 0, host = '127.0.0.1', rateLimits = false, webhookSecret = DEFAULT_WEBHOOK_SECRET, seed = true, publicUrl, tls = false } = opts;
 	const state = createState({ rateLimits: normalizeRateLimits(rateLimits), webhookSecret });
 	const startFronts = normalizeFronts(opts.fronts ?? {});
-	const core = { state, samples: await getSamples(), publicUrl: '' };
+	// changed(): called after anything that may change the data; saves it when opts.dataDir is set.
+	const core = { state, samples: await getSamples(), publicUrl: '', changed: () => {} };
 	core.webhooks = createWebhooks(core);
 	core.reset = () => {
 		resetData(state);
@@ -62,8 +66,11 @@ async function createSandbox(opts = {}) {
 		// The answers a cache front keeps, by cache key.
 		state.frontCache = new Map();
 		if (seed) seedTemplates(core);
+		core.changed();
 	};
 	core.reset();
+	const persistence = opts.dataDir ? createPersistence(core, opts.dataDir, { resetData: opts.resetData === true }) : null;
+	if (persistence) core.changed = persistence.changed;
 
 	const certificate = tls ? sandboxCertificate(tls, host) : null;
 	const onRequest = (req, res) => {
@@ -80,6 +87,8 @@ async function createSandbox(opts = {}) {
 			return;
 		}
 		const handler = isApi ? handleApi : handleControl;
+		// Reads change data too (counters, the signed PDF built on first download).
+		res.once('close', core.changed);
 		handler(core, req, res, url).catch((error) => {
 			console.error('[sandbox] request failed:', error);
 			sendJson(res, 500, { code: 'internal_error', message: String(error.message), data: { status: 500 } });
@@ -124,9 +133,15 @@ async function createSandbox(opts = {}) {
 		idle: () => core.webhooks.idle(),
 		/** The sandbox clock as `YYYY-MM-DD HH:MM:SS`. */
 		now: () => ts(core),
+		/**
+		 * With opts.dataDir: {dir, file, restored (data was read from file), movedAside (where an unreadable file
+		 * went, else null), warning (the message about it, else null)}; null when the data lives in memory only.
+		 */
+		persistence: persistence && persistence.info,
 		close() {
 			closing ??= new Promise((resolve) => {
 				core.webhooks.close();
+				if (persistence) persistence.close();
 				const servers = [server, plainServer].filter(Boolean);
 				let open = servers.length;
 				for (const s of servers) {

@@ -1,5 +1,5 @@
 'use strict';
-/** The two HTML pages: the index (/) and a minimal signing page (/sign/:token). */
+/** The HTML pages' layout, the index (/) and a minimal signing page (/sign/:token); settings.js has the webhook settings page. */
 
 const { escapeHtml: h } = require('./util');
 const { documentFields, documentSigners, signingUrl } = require('./store');
@@ -12,6 +12,10 @@ body{font-family:system-ui,sans-serif;max-width:960px;margin:2rem auto;padding:0
 table{border-collapse:collapse;width:100%;margin:1rem 0}td,th{border:1px solid #ddd;padding:.35rem .5rem;text-align:left;font-size:.9rem}
 code{background:#f4f4f4;padding:0 .2rem}.status{font-weight:600}button{padding:.5rem 1rem;margin-right:.5rem;cursor:pointer}
 input,textarea,select{width:100%;box-sizing:border-box}
+form.test select{width:auto;min-width:24rem;margin-left:.5rem}.row input{padding:.3rem}
+.row{display:flex;gap:.5rem;align-items:center}.row input{flex:1}.row label{white-space:nowrap}.row button{margin:0}
+td form{margin:0}td.url{word-break:break-all}.bad{color:#a00}.good{color:#070}tr.new{background:#fff8d6}.hint{color:#555;font-size:.9rem}
+.notice{background:#eef7ee;border-left:4px solid #070;padding:.5rem}.error{background:#fbeaea;border-left:4px solid #a00;padding:.5rem}
 </style></head><body>${body}</body></html>`;
 
 function indexPage(core) {
@@ -28,6 +32,7 @@ function indexPage(core) {
 	return layout('eSign sandbox', `
 <h1>eSign sandbox</h1>
 <p>API URL: <code>${h(core.publicUrl + API_PREFIX)}</code> &middot; webhook secret: <code>${h(state.webhookSecret)}</code>
+&middot; <a href="/__sandbox/settings"><strong>Webhook settings</strong></a> (add an eSign Trigger's URL, send a test event)
 &middot; rate limits: ${state.rateLimits ? `${state.rateLimits.perKeyPerHour}/key/hour, ${state.rateLimits.perIpPerMinute}/IP/minute` : 'off'}</p>
 <h2>Keys</h2><table><tr><th>Name</th><th>User</th><th>Permission</th><th>Key</th><th>Secret</th></tr>${keys}</table>
 <p>Controls: <a href="/__sandbox/outbox">outbox</a> &middot; <a href="/__sandbox/requests">request log</a> &middot;
@@ -85,4 +90,4 @@ document.getElementById('decline').onclick = () => {
 <p><a href="/">Sandbox index</a> &middot; signing link: <code>${h(signingUrl(core, signer))}</code></p>`);
 }
 
-module.exports = { indexPage, signingPage };
+module.exports = { layout, indexPage, signingPage };

@@ -6,7 +6,7 @@
  */
 
 const crypto = require('node:crypto');
-const { phpJson } = require('./util');
+const { phpJson, randomToken } = require('./util');
 const { nextId, pushCapped, ts } = require('./store');
 
 const EVENTS = ['document.sent', 'document.viewed', 'document.signed', 'document.completed', 'document.declined', 'document.expired'];
@@ -25,11 +25,13 @@ function createWebhooks(core) {
 	const pending = new Set();
 	const aborter = new AbortController();
 
-	async function deliver(url, event, data, { timeoutMs = TIMEOUT_MS } = {}) {
+	/** options.misSign: signed with a random key instead of the secret (a receiver must answer 401). */
+	async function deliver(url, event, data, { timeoutMs = TIMEOUT_MS, misSign = false } = {}) {
 		const body = phpJson({ event, data, timestamp: ts(core) });
 		const started = Date.now();
-		const signature = sign(core.state.webhookSecret, body);
+		const signature = sign(misSign ? randomToken() : core.state.webhookSecret, body);
 		const delivery = { id: nextId(core, 'delivery'), url, event, body, signature, status: null, error: null, at: ts(core) };
+		if (misSign) delivery.misSigned = true;
 		pushCapped(core.state.deliveries, delivery);
 		try {
 			const res = await fetch(url, {
@@ -50,6 +52,7 @@ function createWebhooks(core) {
 			delivery.error = e.name === 'TimeoutError' ? `timed out after ${timeoutMs} ms` : String((e.cause && e.cause.message) || e.message);
 		}
 		delivery.ms = Date.now() - started;
+		core.changed();
 		return delivery;
 	}
 
@@ -69,13 +72,19 @@ function createWebhooks(core) {
 			core.state.webhooks.push(receiver);
 			return receiver;
 		},
+		/** Removes a receiver; false when there is none with that id. */
+		unregister(id) {
+			const before = core.state.webhooks.length;
+			core.state.webhooks = core.state.webhooks.filter((r) => r.id !== id);
+			return core.state.webhooks.length < before;
+		},
 		/** Fans an event out to every receiver subscribed to it, in the background. */
 		emit(event, data) {
 			for (const r of core.state.webhooks) {
 				if (!r.events || r.events.includes(event)) track(deliver(r.url, event, data));
 			}
 		},
-		/** Delivers now and resolves with the delivery record(s); options.timeoutMs overrides the 5 s. */
+		/** Delivers now and resolves with the delivery record(s); options.timeoutMs overrides the 5 s, options.misSign as deliver's. */
 		deliverNow(urls, event, data, options) {
 			return Promise.all(urls.map((url) => track(deliver(url, event, data, options))));
 		},
