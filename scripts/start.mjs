@@ -12,6 +12,8 @@ const N8N_PORT = Number(process.env.N8N_PORT || 5678);
 const SANDBOX_PORT = Number(process.env.SANDBOX_PORT || 8787);
 const USER_FOLDER = path.join(RUNTIME_ROOT, 'start-user');
 const PACK_DIR = path.join(RUNTIME_ROOT, 'packages');
+const SANDBOX_DATA = path.join(RUNTIME_ROOT, 'sandbox-data');
+const RESET_SANDBOX = process.argv.includes('--reset-sandbox');
 
 const say = (...a) => console.log('[start]', ...a);
 const started = Date.now();
@@ -93,8 +95,11 @@ async function main() {
 	const { createSandbox, SPEC_RATE_LIMITS } = sandboxModule();
 	// The spec's limits, as `npm run sandbox`: running all five manual examples takes ~35 API requests and
 	// an editor list search one per page, well under 100 per IP per minute and 1000 per key per hour.
-	sandbox = await createSandbox({ port: SANDBOX_PORT, host: '127.0.0.1', rateLimits: SPEC_RATE_LIMITS });
-	say(`sandbox eSign site on ${sandbox.url}`);
+	// Its documents are kept across runs (n8n keeps the executions that point at them): `npm start -- --reset-sandbox`.
+	sandbox = await createSandbox({ port: SANDBOX_PORT, host: '127.0.0.1', rateLimits: SPEC_RATE_LIMITS, dataDir: SANDBOX_DATA, resetData: RESET_SANDBOX });
+	if (sandbox.persistence?.warning) say(`warning: ${sandbox.persistence.warning}`);
+	const kept = sandbox.persistence?.restored ? `, ${sandbox.state.documents.size} documents kept from the last run` : RESET_SANDBOX ? ', data reset' : '';
+	say(`sandbox eSign site on ${sandbox.url}${kept} (data: ${path.relative(ROOT, SANDBOX_DATA)})`);
 
 	const logFile = path.join(USER_FOLDER, 'n8n.log');
 	say(`starting n8n ${LINES[LINE].version} on http://127.0.0.1:${N8N_PORT} (log: ${path.relative(ROOT, logFile)})...`);
@@ -142,10 +147,12 @@ async function main() {
 
 	const trigger = await n8n.activateTrigger(TRIGGER_WORKFLOW_ID);
 	if (trigger.status !== 401) say(`warning: an unsigned POST to the trigger answered ${trigger.status} (expected 401)`);
-	await sandboxSite(sandbox).control('POST', '/webhooks', { url: trigger.url, replace: true });
+	// Added once: URLs the user registered on the sandbox's settings page stay.
+	const registered = await sandboxSite(sandbox).control('GET', '/webhooks');
+	if (!registered.webhooks.some((r) => r.url === trigger.url)) await sandboxSite(sandbox).control('POST', '/webhooks', { url: trigger.url });
 
 	// Show the sandbox's webhook deliveries as they happen: the trigger example runs on document.completed.
-	let seen = 0;
+	let seen = sandbox.state.deliveries.length; // not the ones restored from the last run
 	deliveryWatch = setInterval(() => {
 		const list = sandbox.state.deliveries;
 		for (; seen < list.length; seen++) {
@@ -161,7 +168,7 @@ async function main() {
 		'',
 		`n8n-nodes-esign is running (ready in ${secs(Date.now() - started)})`,
 		'',
-		`  n8n editor      ${n8n.url}`,
+		`  n8n editor      ${n8n.url}/home/workflows`,
 		`    login         ${DEFAULT_OWNER.email} / ${DEFAULT_OWNER.password}`,
 		`    workflows     ${examples.length} eSign examples, credential "${CREDENTIAL.name}" set to the sandbox`,
 		`    trigger       "${examples.find((e) => e.workflow.id === TRIGGER_WORKFLOW_ID)?.workflow.name}" is active`,
@@ -173,6 +180,8 @@ async function main() {
 		`    admin key     ${admin.key}   secret ${admin.secret}   (Full Access, used by "${CREDENTIAL.name}")`,
 		`    read-only key ${adminReadOnly.key}   secret ${adminReadOnly.secret}`,
 		`    webhook secret ${sandbox.webhookSecret}`,
+		`    settings      ${sandbox.url}/__sandbox/settings   (webhook URLs, recent deliveries, send a test event)`,
+		`    data          kept in ${path.relative(ROOT, SANDBOX_DATA)}; \`npm start -- --reset-sandbox\` starts it empty`,
 		`    rate limits   ${SPEC_RATE_LIMITS.perKeyPerHour}/key/hour, ${SPEC_RATE_LIMITS.perIpPerMinute}/IP/minute (the spec's)`,
 		'',
 		'  Try it: open the editor, run "eSign example 1", then sign as Ann and Bob on the sandbox index page:',
