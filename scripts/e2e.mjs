@@ -190,7 +190,7 @@ async function runLine(line, tarball) {
 
 		// 4. Credential test through n8n's own endpoint (the editor's "Test" button).
 		// 2.x shows the credential's rules message; 1.x a generic "Authorization failed" text.
-		await check(`${tag} 4. credential test: good key OK, bad key Error`, () => credentialTests(n8n, credential, credentialData(sb), line === '2' ? /rejected the API key or secret \(401\)/ : undefined));
+		await check(`${tag} 4. credential test: good key OK, bad key Error`, () => credentialTests(n8n, credential, credentialData(sb), line === '2' ? /refused the request \(401\).*rejected the API key or secret/ : undefined));
 
 		// 5. A misbehaving site (issue 8): a redirect to another origin and an HTML page with 200.
 		await n8n.import(probe(credential.id));

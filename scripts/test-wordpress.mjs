@@ -8,10 +8,15 @@
 //     WordPress signing page, with the signed PDF attached; a forged delivery answered 401;
 //   - the polling example (eSign Status Trigger) activated: a document signed between polls, one execution;
 //   - then the same site with Plain permalinks: the contract suite and the examples again through
-//     ?rest_route=, and the /wp-json/ style refused with a message that names the cause.
+//     index.php?rest_route=, and the /wp-json/ style refused with a message that names the cause;
+//   - then the site behind a combined front (HTTPS with a self-signed certificate, HTTP Basic auth and a page
+//     cache that keeps GET answers by URL for 10 minutes, ignoring Cache-Control): the examples and the
+//     polling example through it.
+// The site is served by nginx + PHP-FPM with WordPress's documented nginx recipe as it is (strictRecipe).
 // Prints PASS/FAIL per check and ends with the line `N passed, M failed`; exits 1 on any failure.
 // Env: WP_KEEP=1 keeps the site and n8n folders.
 import fs from 'node:fs';
+import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import { ROOT, buildAndPack, ensureRuntime, npmEnv, run } from './lib/runtime.mjs';
@@ -26,10 +31,14 @@ const say = (...a) => console.log('[wordpress]', ...a);
 const { counts, check } = createChecks();
 const { cleanups, finish } = createLifecycle({ label: 'wordpress', say, counts });
 
-/** The site in a permalink style (plain: only ?rest_route= is served). */
+/**
+ * The site in a permalink style (plain: only ?rest_route= is served, through index.php as WordPress's rest_url()
+ * writes it), at its direct address: the checks read the request log and outbox there, past any front.
+ */
 function styled(wp, style) {
-	const base = style === 'plain' ? `${wp.url}/?rest_route=` : `${wp.url}/wp-json`;
-	return siteClient({ url: wp.url, apiBase: `${base}/esign/v1`, controlBase: `${base}/esign-test/v1`, keys: wp.keys, webhookSecret: wp.webhookSecret, style });
+	const url = wp.directUrl ?? wp.url;
+	const base = style === 'plain' ? `${url}/index.php?rest_route=` : `${url}/wp-json`;
+	return siteClient({ url, apiBase: `${base}/esign/v1`, controlBase: `${base}/esign-test/v1`, keys: wp.keys, webhookSecret: wp.webhookSecret, style });
 }
 
 /** test/contract against the site (in band: the suites reset the one site). */
@@ -121,7 +130,7 @@ async function main() {
 	let wp;
 	const up = await check('WordPress test site starts (Debian WordPress 6.1, PHP 8.2, MariaDB; the eSign plugin active; pretty permalinks)', async () => {
 		const started = Date.now();
-		wp = await startWordPress({ dir: path.join(work, 'site'), say });
+		wp = await startWordPress({ dir: path.join(work, 'site'), strictRecipe: true, say });
 		cleanups.push(() => wp.stop());
 		return `${wp.url} in ${secs(Date.now() - started)}`;
 	});
@@ -182,6 +191,50 @@ async function main() {
 	});
 	credential = await n8n.ensureCredential(credentialData(plain));
 	await runExamples(`${tag} [plain permalinks]`, n8n, plain, credential.id);
+
+	// Real hosting (issue 19): the same site behind HTTPS (self-signed), Basic auth and a URL-keyed page cache.
+	await pretty.control('POST', '/permalinks', { structure: 'pretty' });
+	await wp.stop();
+	const behind = await check('the site behind a combined front: HTTPS (self-signed), HTTP Basic auth, a page cache ignoring Cache-Control', async () => {
+		// The cleanup pushed at the first start stops whichever site `wp` is then.
+		wp = await startWordPress({ dir: path.join(work, 'site'), strictRecipe: true, front: { basicAuth: true, cache: true, tls: true }, say });
+		// The front really is there: no password → 401; the same URL twice → the second from the cache.
+		const auth = `Basic ${Buffer.from(`${wp.basicAuth.user}:${wp.basicAuth.password}`).toString('base64')}`;
+		const keyed = { 'X-ESIGN-API-Key': wp.keys.admin.key, 'X-ESIGN-API-Secret': wp.keys.admin.secret };
+		const { status } = await insecureFetch(`${wp.apiUrl}/stats`, { headers: keyed });
+		assert(status === 401, `no password: ${status}`);
+		const first = await insecureFetch(`${wp.apiUrl}/stats?probe=1`, { headers: { ...keyed, Authorization: auth } });
+		const second = await insecureFetch(`${wp.apiUrl}/stats?probe=1`, { headers: { ...keyed, Authorization: auth, 'Cache-Control': 'no-cache' } });
+		assert(first.status === 200 && second.headers['x-cache'] === 'HIT', `cache: ${first.status} ${first.headers['x-cache']} then ${second.headers['x-cache']}`);
+		return `${wp.url} (401 without the password; the same URL again → X-Cache: HIT despite Cache-Control: no-cache)`;
+	});
+	if (!behind) return;
+	const fronted = styled(wp, 'pretty');
+	const frontedData = { ...credentialData(fronted), siteUrl: wp.url, ignoreSslIssues: true, basicAuth: true, basicAuthUser: wp.basicAuth.user, basicAuthPassword: wp.basicAuth.password };
+	credential = await n8n.ensureCredential(frontedData);
+	await check(`${tag} [behind the front] credential test: OK with Basic auth and Ignore SSL Issues`, async () => {
+		const tested = await n8n.testCredential(credential, frontedData);
+		assert(tested?.status === 'OK', JSON.stringify(tested));
+		const without = await n8n.testCredential(credential, { ...frontedData, basicAuth: false });
+		assert(without?.status === 'Error' && /sign-in box/.test(without.message), `without Basic auth: ${JSON.stringify(without)}`);
+		return `without Basic auth: "${without.message.slice(0, 80)}…"`;
+	});
+	await runExamples(`${tag} [behind the front]`, n8n, fronted, credential.id);
+	await check(`${tag} [behind the front] polling example: a document signed between polls gives exactly one execution (the cached /stats does not hide it)`, () =>
+		pollingFiresOnce(n8n, fronted, () => signOnPage(fronted, 'Polled behind the front')).finally(() => n8n.deactivate(STATUS_TRIGGER_WORKFLOW_ID).catch(() => {})),
+	);
+}
+
+/** A GET to the HTTPS front that trusts its self-signed certificate (node:https, so fetch's global trust stays). */
+function insecureFetch(url, { headers = {} } = {}) {
+	return new Promise((resolve, reject) => {
+		https
+			.get(url, { headers, rejectUnauthorized: false }, (res) => {
+				res.resume();
+				res.on('end', () => resolve({ status: res.statusCode, headers: res.headers }));
+			})
+			.on('error', reject);
+	});
 }
 
 main()
