@@ -14,31 +14,13 @@
 //      BENCH_CPU_PROF=<dir> (a CPU profile of each `n8n execute` and of the n8n server).
 // It is a benchmark, not a test: it exits 1 only when a run fails functionally (an error, a wrong count).
 import crypto from 'node:crypto';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import {
-	LINES,
-	ROOT,
-	ensureCredential,
-	ensureRuntime,
-	env,
-	freePort,
-	importWorkflow,
-	installPackageTarball,
-	activateWorkflow,
-	n8nBin,
-	nodeBin,
-	parseCliJson,
-	setupOwner,
-	startN8n,
-	stopChildren,
-	stopServers,
-	webhookUrls,
-} from './lib/runtime.mjs';
-import { CREDENTIAL, NODE_TYPES, buildAndPack, credentialData, sandboxControl, sandboxModule, waitForWebhook } from './lib/esign.mjs';
+import { LINES, ROOT, buildAndPack, ensureRuntime, stopChildren, stopServers } from './lib/runtime.mjs';
+import { CREDENTIAL, NODE_TYPES, chain, credRef, credentialData, manual, node, sandboxControl, sandboxModule, sandboxSite } from './lib/esign.mjs';
+import { createInstance } from './lib/instance.mjs';
 
 const ORDER = (process.env.BENCH_LINES || '2').split(',').map((s) => s.trim()).filter(Boolean);
 const REPS = Number(process.env.BENCH_REPS || 3);
@@ -61,27 +43,8 @@ const fmt = (n, unit = 'ms') => `${Math.round(n).toLocaleString('en-US')} ${unit
 
 // ---------------------------------------------------------------- workflows
 
-let nodeSeq = 0;
-const node = (name, type, typeVersion, parameters, extra = {}) => ({
-	id: `00000000-0000-4000-8000-${String(++nodeSeq).padStart(12, '0')}`,
-	name,
-	type,
-	typeVersion,
-	position: [nodeSeq * 220, 0],
-	parameters,
-	...extra,
-});
-const chain = (id, name, nodes) => ({
-	id,
-	name,
-	active: false,
-	settings: { executionOrder: 'v1' },
-	nodes,
-	connections: Object.fromEntries(nodes.slice(0, -1).map((n, i) => [n.name, { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] }])),
-});
-const manual = () => node('Start', 'n8n-nodes-base.manualTrigger', 1, {});
 const items = (count) => node('Items', 'n8n-nodes-base.code', 2, { jsCode: `return Array.from({ length: ${count} }, (_, i) => ({ json: { i } }));` });
-const cred = (credentialId) => ({ credentials: { [CREDENTIAL.type]: { id: String(credentialId), name: CREDENTIAL.name } } });
+const cred = (credentialId) => ({ credentials: credRef(credentialId) });
 const rl = (value) => ({ __rl: true, mode: 'id', value: String(value) });
 /** The admin key and secret as plain request headers (raw loops, setup calls, the HTTP Request node). */
 const apiHeaders = (sb) => ({ 'X-ESIGN-API-Key': sb.keys.admin.key, 'X-ESIGN-API-Secret': sb.keys.admin.secret });
@@ -135,38 +98,20 @@ function workflows({ sb, credentialId, docId, count, constant }) {
 // ---------------------------------------------------------------- running `n8n execute`
 
 /** `n8n execute --id` under /usr/bin/time: { data, maxRssKb }. */
-function execute(line, userFolder, id) {
-	return new Promise((resolve, reject) => {
-		// Binary data on disk, as n8n 2.x does by default (1.x keeps it in memory unless told otherwise).
-		const e = env(line, { userFolder, extra: { N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem' } });
-		// BENCH_CPU_PROF=<dir>: a V8 CPU profile of every `n8n execute`, to see where the time goes.
-		if (process.env.BENCH_CPU_PROF) e.NODE_OPTIONS = `--cpu-prof --cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`;
-		freePort().then((brokerPort) => {
-			e.N8N_RUNNERS_BROKER_PORT = String(brokerPort);
-			const child = spawn('/usr/bin/time', ['-f', 'MAXRSS=%M', nodeBin(), n8nBin(line), 'execute', `--id=${id}`, '--rawOutput'], { cwd: userFolder, env: e });
-			let stdout = '';
-			let stderr = '';
-			child.stdout.on('data', (d) => (stdout += d));
-			child.stderr.on('data', (d) => (stderr += d));
-			child.on('error', reject);
-			child.on('close', () => {
-				const rss = /MAXRSS=(\d+)/.exec(stderr);
-				let data;
-				try {
-					data = parseCliJson(stdout);
-				} catch (err) {
-					reject(new Error(`n8n execute --id=${id}: ${err.message}\n${stderr.slice(-1500)}`));
-					return;
-				}
-				resolve({ data, maxRssKb: rss ? Number(rss[1]) : NaN });
-			});
-		}, reject);
-	});
+async function execute(n8n, id) {
+	// Binary data on disk, as n8n 2.x does by default (1.x keeps it in memory unless told otherwise).
+	const extraEnv = { N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem' };
+	// BENCH_CPU_PROF=<dir>: a V8 CPU profile of every `n8n execute`, to see where the time goes.
+	if (process.env.BENCH_CPU_PROF) extraEnv.NODE_OPTIONS = `--cpu-prof --cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`;
+	const res = await n8n.execute(id, { check: false, extraEnv, wrap: ['/usr/bin/time', '-f', 'MAXRSS=%M'], timeoutMs: 15 * 60000 });
+	if (!res.data) throw new Error(`n8n execute --id=${id}: no run data (exit ${res.code})\n${res.stderr.slice(-1500)}`);
+	const rss = /MAXRSS=(\d+)/.exec(res.stderr);
+	return { data: res.data, maxRssKb: rss ? Number(rss[1]) : NaN };
 }
 
 /** The measured node's own executionTime (what n8n shows), checking the run succeeded with `expect` items. */
-async function nodeTime(line, userFolder, id, expectItems) {
-	const { data } = await execute(line, userFolder, id);
+async function nodeTime(n8n, id, expectItems) {
+	const { data } = await execute(n8n, id);
 	const err = data?.data?.resultData?.error;
 	if (data?.status !== 'success' || err) throw new Error(`${id}: ${data?.status} ${err?.message ?? ''}`);
 	const run = data.data.resultData.runData.Measured[0];
@@ -176,11 +121,11 @@ async function nodeTime(line, userFolder, id, expectItems) {
 }
 
 /** Median executionTime of REPS runs of a workflow, and the sandbox requests its first run made. */
-async function timedWithRequests(line, userFolder, sb, id, expectItems) {
+async function timedWithRequests(n8n, sb, id, expectItems) {
 	await sandboxControl(sb.url, 'DELETE', '/__sandbox/requests');
-	const times = [await nodeTime(line, userFolder, id, expectItems)];
+	const times = [await nodeTime(n8n, id, expectItems)];
 	const requests = (await sandboxControl(sb.url, 'GET', '/__sandbox/requests')).length;
-	for (let r = 1; r < REPS; r++) times.push(await nodeTime(line, userFolder, id, expectItems));
+	for (let r = 1; r < REPS; r++) times.push(await nodeTime(n8n, id, expectItems));
 	return { ms: median(times), requests };
 }
 
@@ -216,14 +161,7 @@ async function bigPdf(bytes) {
 	return Buffer.from(await doc.save({ useObjectStreams: false }));
 }
 
-async function uploadDoc(sb, pdf, title) {
-	const form = new FormData();
-	form.append('file', new Blob([pdf], { type: 'application/pdf' }), `${title}.pdf`);
-	form.append('title', title);
-	const res = await fetch(`${sb.apiUrl}/documents/upload`, { method: 'POST', headers: apiHeaders(sb), body: form });
-	if (res.status !== 201) throw new Error(`upload ${title} → ${res.status}: ${(await res.text()).slice(0, 200)}`);
-	return (await res.json()).id;
-}
+const uploadDoc = async (sb, pdf, title) => (await sandboxSite(sb).upload(pdf, title)).id;
 
 // ---------------------------------------------------------------- one n8n line
 
@@ -234,21 +172,19 @@ async function runLine(line, tarball) {
 		figures.push({ key, label, ratio: Number(ratio.toFixed(3)), ours, baseline: base, ...extra });
 		console.log(`${key} ${label}: ratio ${ratio.toFixed(2)} (${ours.text} vs ${base.text})${extra.note ? ` — ${extra.note}` : ''}`);
 	};
-	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), `esign-bench-n8n-${version}-`));
 	let constantServer;
 	let constantCount = 0;
 	const { createSandbox } = sandboxModule();
 	const sb = await createSandbox({ port: 0, rateLimits: false });
 	let n8n;
 	try {
-		await installPackageTarball(line, userFolder, tarball);
+		n8n = await createInstance({ line, tarball });
 		// BENCH_CPU_PROF also profiles the n8n server (P4's webhook deliveries); written when it stops.
 		const profDir = process.env.BENCH_CPU_PROF ? path.resolve(process.env.BENCH_CPU_PROF) : undefined;
 		const serverEnv = profDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profDir}` } : {};
-		n8n = await startN8n(line, { userFolder, extraEnv: serverEnv });
-		const client = await setupOwner(n8n.url);
-		const credential = await ensureCredential(client, { ...CREDENTIAL, data: credentialData(sb) });
-		const onePage = Buffer.from(await (await fetch(`${sb.url}/__sandbox/samples/one-page.pdf`)).arrayBuffer());
+		await n8n.start({ serverEnv, apiKey: false });
+		const credential = await n8n.ensureCredential(credentialData(sb));
+		const onePage = await sandboxSite(sb).sample('one-page.pdf');
 		const docId = await uploadDoc(sb, onePage, 'Benchmark document');
 		// A constant-answer server: the sandbox's own answer for the document, stored once and sent as it is.
 		const docAnswer = await fetch(`${sb.apiUrl}/documents/${docId}`, { headers: apiHeaders(sb) });
@@ -260,18 +196,15 @@ async function runLine(line, tarball) {
 		});
 		await new Promise((r) => constantServer.listen(0, '127.0.0.1', r));
 		const constantUrl = `http://127.0.0.1:${constantServer.address().port}`;
-		const constantCredential = await ensureCredential(client, { name: 'eSign constant answer', type: CREDENTIAL.type, data: { ...credentialData(sb), siteUrl: constantUrl } });
+		const constantCredential = await n8n.ensureCredential({ ...credentialData(sb), siteUrl: constantUrl }, { name: 'eSign constant answer' });
 		await sandboxControl(sb.url, 'POST', '/__sandbox/seed/documents', { count: 4999, owner: 'admin' });
-		const wfDir = path.join(userFolder, 'bench-workflows');
-		fs.mkdirSync(wfDir, { recursive: true });
 		const wfs = workflows({ sb, credentialId: credential.id, docId, count: 1000, constant: { url: constantUrl, credentialId: constantCredential.id } });
-		for (const wf of Object.values(wfs)) fs.writeFileSync(path.join(wfDir, `${wf.id}.json`), JSON.stringify(wf));
-		await importWorkflow(line, userFolder, wfDir);
+		await n8n.import(Object.values(wfs));
 
 		if (!SKIP.has('P2')) {
 			say(`n8n ${version}: P2, 1,000 × Document Get (${REPS} runs each, median)`);
 			await sandboxControl(sb.url, 'DELETE', '/__sandbox/requests');
-			await nodeTime(line, userFolder, wfs.get.id, 1000); // warm-up: caches, first connection
+			await nodeTime(n8n, wfs.get.id, 1000); // warm-up: caches, first connection
 			const getRequests = (await sandboxControl(sb.url, 'GET', '/__sandbox/requests')).length;
 			if (getRequests !== 1000) {
 				functionalFailures++;
@@ -280,9 +213,9 @@ async function runLine(line, tarball) {
 			// Interleaved runs (ours, plain, credential, raw, then again), so each sees the same machine state.
 			const runs = { ours: [], plain: [], withCred: [], raw: [] };
 			for (let r = 0; r < REPS; r++) {
-				runs.ours.push(await nodeTime(line, userFolder, wfs.get.id, 1000));
-				runs.plain.push(await nodeTime(line, userFolder, wfs.httpPlain.id, 1000));
-				runs.withCred.push(await nodeTime(line, userFolder, wfs.httpCred.id, 1000));
+				runs.ours.push(await nodeTime(n8n, wfs.get.id, 1000));
+				runs.plain.push(await nodeTime(n8n, wfs.httpPlain.id, 1000));
+				runs.withCred.push(await nodeTime(n8n, wfs.httpCred.id, 1000));
 				runs.raw.push(await rawGets(sb, docId, 1000));
 			}
 			const [ours, plain, withCred, raw] = [runs.ours, runs.plain, runs.withCred, runs.raw].map(median);
@@ -293,8 +226,8 @@ async function runLine(line, tarball) {
 			const constRuns = { ours: [], http: [] };
 			constantCount = 0;
 			for (let r = 0; r < REPS; r++) {
-				constRuns.ours.push(await nodeTime(line, userFolder, wfs.constGet.id, 1000));
-				constRuns.http.push(await nodeTime(line, userFolder, wfs.constHttp.id, 1000));
+				constRuns.ours.push(await nodeTime(n8n, wfs.constGet.id, 1000));
+				constRuns.http.push(await nodeTime(n8n, wfs.constHttp.id, 1000));
 			}
 			if (constantCount !== REPS * 2000) {
 				functionalFailures++;
@@ -306,7 +239,7 @@ async function runLine(line, tarball) {
 
 		if (!SKIP.has('P1')) {
 			say(`n8n ${version}: P1, Return All over 5,000 documents`);
-			const { ms: ours, requests } = await timedWithRequests(line, userFolder, sb, wfs.all.id, 5000);
+			const { ms: ours, requests } = await timedWithRequests(n8n, sb, wfs.all.id, 5000);
 			if (requests !== 50) {
 				functionalFailures++;
 				say(`P1: Return All made ${requests} requests, expected 50`);
@@ -319,7 +252,7 @@ async function runLine(line, tarball) {
 			});
 			report('P1', 'Return All (5,000) ÷ raw page loop', ours / raw, o, { ms: raw, text: fmt(raw) }, { goal: '≤ 1.5', requests, note: `${requests} requests` });
 			// n8n's floor for the same job: its own HTTP Request node with pagination (plain headers, no credential).
-			const httpPages = await timedWithRequests(line, userFolder, sb, wfs.httpPages.id, 5000);
+			const httpPages = await timedWithRequests(n8n, sb, wfs.httpPages.id, 5000);
 			report('P1', 'Return All (5,000) ÷ HTTP Request node with pagination', ours / httpPages.ms, o, { ms: httpPages.ms, text: fmt(httpPages.ms) }, { goal: 'n8n’s own floor (a measurement)', note: `the HTTP Request node made ${httpPages.requests} requests` });
 		}
 
@@ -327,7 +260,7 @@ async function runLine(line, tarball) {
 			say(`n8n ${version}: P4, 500 signed deliveries, verified vs unverified`);
 			const reportP4 = (label, p4) =>
 				report('P4', label, p4.verified / p4.skipped, { ms: p4.verified, text: `${p4.verified.toFixed(2)} ms` }, { ms: p4.skipped, text: `${p4.skipped.toFixed(2)} ms` }, { goal: '≤ 1.05', note: `${p4.count} deliveries each, all answered 200` });
-			reportP4('median delivery round trip, verifying ÷ skipping verification', await triggerLatency({ line, userFolder, client, sb, credentialId: credential.id }));
+			reportP4('median delivery round trip, verifying ÷ skipping verification', await triggerLatency({ n8n, sb, credentialId: credential.id }));
 			// Where the difference comes from: n8n runs the webhook call of a community trigger with an expression
 			// isolate, and a credential read inside it takes a second one; both are single-use (a new one is created
 			// after every use). The same deliveries again on an instance whose expression engine creates no isolate
@@ -335,14 +268,13 @@ async function runLine(line, tarball) {
 			const variant = P4_VARIANTS[line];
 			say(`n8n ${version}: P4 again, n8n restarted with ${variant.text}`);
 			await n8n.stop();
-			n8n = await startN8n(line, { userFolder, extraEnv: { ...serverEnv, ...variant.env } });
-			const variantClient = await setupOwner(n8n.url);
-			reportP4(`same, n8n with ${variant.text}`, await triggerLatency({ line, userFolder, client: variantClient, sb, credentialId: credential.id, tag: 'V' }));
+			await n8n.restart({ serverEnv: { ...serverEnv, ...variant.env } });
+			reportP4(`same, n8n with ${variant.text}`, await triggerLatency({ n8n, sb, credentialId: credential.id, tag: 'V' }));
 		}
 
 		if (!SKIP.has('P3')) {
 			say(`n8n ${version}: P3, peak RSS of n8n execute for downloads and uploads of 1-20 MB`);
-			const rows = await memory({ line, userFolder, sb, credentialId: credential.id });
+			const rows = await memory({ n8n, sb, credentialId: credential.id });
 			for (const r of rows) {
 				report('P3', `${r.kind} ${r.mb} MB: peak RSS growth ÷ file size`, r.ratio, { ms: r.growthMb, text: `+${r.growthMb.toFixed(1)} MB` }, { ms: r.mb, text: `${r.mb} MB file` }, { goal: r.kind === 'download' ? '≤ 3 (at 20 MB)' : r.kind === 'upload' ? '≤ 2 (at 20 MB)' : 'a measurement' });
 			}
@@ -350,34 +282,26 @@ async function runLine(line, tarball) {
 
 		if (!SKIP.has('P5')) {
 			say(`n8n ${version}: P5, a burst over the per-minute limit (takes about a minute)`);
-			const p5 = await rateBurst({ line, userFolder, sb, credentialId: credential.id, docId });
+			const p5 = await rateBurst({ n8n, sb, credentialId: credential.id, docId });
 			report('P5', 'burst run time ÷ the limit’s floor', p5.ms / p5.floor, { ms: p5.ms, text: fmt(p5.ms) }, { ms: p5.floor, text: fmt(p5.floor) }, { goal: '≤ 1.1', note: `${p5.items} items, limit ${p5.limit}/min, all succeeded` });
 		}
 	} finally {
 		await n8n?.stop();
 		constantServer?.close();
 		await sb.close();
-		fs.rmSync(userFolder, { recursive: true, force: true });
+		if (n8n) fs.rmSync(n8n.userFolder, { recursive: true, force: true });
 	}
 	return { version, figures };
 }
 
-async function triggerLatency({ line, userFolder, client, sb, credentialId, count = 500, tag = 'D' }) {
-	const wfDir = path.join(userFolder, `bench-trigger-${tag}`);
-	fs.mkdirSync(wfDir, { recursive: true });
+async function triggerLatency({ n8n, sb, credentialId, count = 500, tag = 'D' }) {
 	const make = (id, webhookId, options) =>
 		chain(id, `bench trigger ${id}`, [node('eSign Trigger', NODE_TYPES.trigger, 1, { events: ['*'], options }, { webhookId, ...cred(credentialId) })]);
 	const verified = make(`benchTriggerVerif${tag}`, crypto.randomUUID(), {});
 	const skipped = make(`benchTriggerSkip0${tag}`, crypto.randomUUID(), { skipSignatureVerification: true });
-	for (const wf of [verified, skipped]) fs.writeFileSync(path.join(wfDir, `${wf.id}.json`), JSON.stringify(wf));
-	await importWorkflow(line, userFolder, wfDir);
+	await n8n.import([verified, skipped]);
 	const urls = {};
-	for (const wf of [verified, skipped]) {
-		await activateWorkflow(client, wf.id);
-		const hook = (await webhookUrls(client, wf.id)).find((h) => h.type === NODE_TYPES.trigger);
-		await waitForWebhook(hook.url);
-		urls[wf.id] = hook.url;
-	}
+	for (const wf of [verified, skipped]) urls[wf.id] = (await n8n.activateTrigger(wf.id)).url;
 	const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 	const post = (url, body, signature) =>
 		new Promise((resolve, reject) => {
@@ -400,11 +324,11 @@ async function triggerLatency({ line, userFolder, client, sb, credentialId, coun
 	return { verified: median(times[verified.id]), skipped: median(times[skipped.id]), count };
 }
 
-async function memory({ line, userFolder, sb, credentialId }) {
+async function memory({ n8n, sb, credentialId }) {
 	const sizes = [1, 5, 10, 20];
 	const files = {};
 	for (const mb of sizes) files[mb] = await bigPdf(mb === 20 ? 20 * MB - 64 * 1024 : mb * MB);
-	const small = Buffer.from(await (await fetch(`${sb.url}/__sandbox/samples/one-page.pdf`)).arrayBuffer());
+	const small = await sandboxSite(sb).sample('one-page.pdf');
 	// A local file server for the upload workflows' HTTP Request node.
 	const server = http.createServer((req, res) => {
 		const mb = Number(/\/(\d+)\.pdf$/.exec(req.url)?.[1]);
@@ -414,9 +338,8 @@ async function memory({ line, userFolder, sb, credentialId }) {
 	});
 	await new Promise((r) => server.listen(0, '127.0.0.1', r));
 	const fileUrl = (mb) => `http://127.0.0.1:${server.address().port}/${mb}.pdf`;
-	const wfDir = path.join(userFolder, 'bench-memory');
-	fs.mkdirSync(wfDir, { recursive: true });
 	const ids = {};
+	const wfs = [];
 	const docs = { 0: await uploadDoc(sb, small, 'bench small') };
 	for (const mb of sizes) docs[mb] = await uploadDoc(sb, files[mb], `bench ${mb} MB`);
 	for (const mb of [0, ...sizes]) {
@@ -434,11 +357,11 @@ async function memory({ line, userFolder, sb, credentialId }) {
 		ids[`download${mb}`] = down.id;
 		ids[`upload${mb}`] = up.id;
 		ids[`fetch${mb}`] = fetchOnly.id;
-		for (const wf of [down, up, fetchOnly]) fs.writeFileSync(path.join(wfDir, `${wf.id}.json`), JSON.stringify(wf));
+		wfs.push(down, up, fetchOnly);
 	}
-	await importWorkflow(line, userFolder, wfDir);
+	await n8n.import(wfs);
 	const peak = async (id) => {
-		const { data, maxRssKb } = await execute(line, userFolder, id);
+		const { data, maxRssKb } = await execute(n8n, id);
 		if (data?.status !== 'success') throw new Error(`${id}: ${data?.status} ${data?.data?.resultData?.error?.message ?? ''}`);
 		return maxRssKb / 1024;
 	};
@@ -465,11 +388,9 @@ async function memory({ line, userFolder, sb, credentialId }) {
 	return rows;
 }
 
-async function rateBurst({ line, userFolder, sb, credentialId, docId, limit = 30, itemsCount = 60 }) {
+async function rateBurst({ n8n, sb, credentialId, docId, limit = 30, itemsCount = 60 }) {
 	const wf = chain('benchRateBurst0001', 'bench rate burst', [manual(), items(itemsCount), node('Measured', NODE_TYPES.action, 1, { resource: 'document', operation: 'get', documentId: rl(docId), requestOptions: { maxRateLimitWait: 120 } }, cred(credentialId))]);
-	const file = path.join(userFolder, 'bench-rate.json');
-	fs.writeFileSync(file, JSON.stringify(wf));
-	await importWorkflow(line, userFolder, file);
+	await n8n.import(wf);
 	// Start just after a minute boundary (the sandbox counts per clock minute), so the floor is one full window.
 	const now = new Date();
 	const wait = (60 - now.getUTCSeconds()) * 1000 - now.getUTCMilliseconds() + 200;
@@ -477,7 +398,7 @@ async function rateBurst({ line, userFolder, sb, credentialId, docId, limit = 30
 	await sandboxControl(sb.url, 'POST', '/__sandbox/rate-limits', { perKeyPerHour: 100000, perIpPerMinute: limit });
 	const started = Date.now();
 	try {
-		const ms = await nodeTime(line, userFolder, wf.id, itemsCount);
+		const ms = await nodeTime(n8n, wf.id, itemsCount);
 		// n8n execute starts the node a few seconds into the minute; the floor is from its first request to the
 		// start of the window that admits the last batch: windows needed after the first × 60 s, less the offset.
 		const windowsAfterFirst = Math.ceil(itemsCount / limit) - 1;

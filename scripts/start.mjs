@@ -2,38 +2,10 @@
 // `npm start`: real n8n 2.41.1 with this package installed as a community package, next to the
 // sandbox eSign site, with the owner, the "eSign account" credential and the examples ready.
 // Idempotent: the user folder in .n8n-runtime/start-user keeps the owner, credential and workflows.
-import fs from 'node:fs';
 import path from 'node:path';
-import {
-	DEFAULT_OWNER,
-	LINES,
-	RUNTIME_ROOT,
-	ROOT,
-	ensureCredential,
-	ensureRuntime,
-	getWorkflow,
-	importWorkflow,
-	installPackageTarball,
-	listWorkflows,
-	portIsFree,
-	setupOwner,
-	startN8n,
-	stopChildren,
-	stopServers,
-} from './lib/runtime.mjs';
-import {
-	CREDENTIAL,
-	EXAMPLE_SANDBOX_ORIGIN,
-	TRIGGER_WORKFLOW_ID,
-	activateTrigger,
-	buildAndPack,
-	credentialData,
-	prepareExamples,
-	readExamples,
-	registerSandboxWebhook,
-	sandboxModule,
-	secs,
-} from './lib/esign.mjs';
+import { DEFAULT_OWNER, LINES, RUNTIME_ROOT, ROOT, buildAndPack, ensureRuntime, portIsFree, stopChildren, stopServers } from './lib/runtime.mjs';
+import { CREDENTIAL, EXAMPLE_SANDBOX_ORIGIN, TRIGGER_WORKFLOW_ID, credentialData, readExamples, sandboxModule, sandboxSite, secs } from './lib/esign.mjs';
+import { createInstance } from './lib/instance.mjs';
 
 const LINE = '2';
 const N8N_PORT = Number(process.env.N8N_PORT || 5678);
@@ -55,9 +27,9 @@ async function stopAll(reason) {
 		if (reason) say(`${reason}: stopping n8n and the sandbox...`);
 		clearInterval(deliveryWatch);
 		await stopChildren(); // an install, build or import still running
-		if (n8n) {
-			const r = await n8n.stop().catch((e) => say(`stopping n8n: ${e.message}`));
-			say(`n8n (pid ${n8n.pid}) stopped${r ? ` (${r.signal ?? `exit ${r.code}`})` : ''}`);
+		if (n8n?.main) {
+			const r = await n8n.main.stop().catch((e) => say(`stopping n8n: ${e.message}`));
+			say(`n8n (pid ${n8n.main.pid}) stopped${r ? ` (${r.signal ?? `exit ${r.code}`})` : ''}`);
 		}
 		await stopServers(); // an n8n interrupted while still starting (no handle yet)
 		if (sandbox) {
@@ -74,7 +46,7 @@ for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
 		signals++;
 		if (signals > 1) {
 			// A second Ctrl-C: do not wait for n8n's graceful shutdown.
-			if (n8n && !n8n.exited()) try { process.kill(n8n.pid, 'SIGKILL'); } catch { /* gone */ }
+			if (n8n?.main && !n8n.main.exited()) try { process.kill(n8n.main.pid, 'SIGKILL'); } catch { /* gone */ }
 			process.exit(130);
 		}
 		stopAll(sig).then(() => process.exit(sig === 'SIGINT' ? 130 : 143));
@@ -110,9 +82,8 @@ async function main() {
 
 	say('building and packing n8n-nodes-esign...');
 	const tarball = await buildAndPack(PACK_DIR);
-	// The lock file would pin the previous tarball's integrity; the package is reinstalled every run.
-	fs.rmSync(path.join(USER_FOLDER, '.n8n', 'nodes', 'package-lock.json'), { force: true });
-	await installPackageTarball(LINE, USER_FOLDER, tarball);
+	// The package is reinstalled every run; the owner, credential and workflows stay in the user folder.
+	const instance = await createInstance({ line: LINE, tarball, userFolder: USER_FOLDER });
 	say(`installed ${path.basename(tarball)} as a community package in ${path.relative(ROOT, USER_FOLDER)}/.n8n/nodes`);
 
 	// Ports again: the install took a while.
@@ -127,44 +98,37 @@ async function main() {
 
 	const logFile = path.join(USER_FOLDER, 'n8n.log');
 	say(`starting n8n ${LINES[LINE].version} on http://127.0.0.1:${N8N_PORT} (log: ${path.relative(ROOT, logFile)})...`);
-	n8n = await startN8n(LINE, { userFolder: USER_FOLDER, port: N8N_PORT, logFile });
+	n8n = instance;
+	await n8n.start({ port: N8N_PORT, login: false });
 	// If n8n dies on its own, do not leave the sandbox running with nothing to serve.
-	n8n.child.on('exit', (code, signal) => {
+	n8n.main.child.on('exit', (code, signal) => {
 		if (stopping) return;
 		say(`n8n exited unexpectedly (${signal ?? `exit ${code}`}); see ${logFile}`);
 		n8n = null;
 		stopAll().then(() => process.exit(1));
 	});
 
-	const client = await setupOwner(n8n.url).catch((err) => {
+	await n8n.login({ apiKey: false }).catch((err) => {
 		throw new Error(
 			`could not log in as ${DEFAULT_OWNER.email} (${err.message.split('\n')[0]}). If the owner's login was changed in the editor, ` +
 				'change it back, or start over with `rm -rf .n8n-runtime/start-user`.',
 		);
 	});
-	const credential = await ensureCredential(client, { ...CREDENTIAL, data: credentialData(sandbox) });
+	const credential = await n8n.ensureCredential(credentialData(sandbox));
 	say(`owner ${DEFAULT_OWNER.email}; credential "${CREDENTIAL.name}" (id ${credential.id}) → ${sandbox.url}`);
 
 	// Import only the examples that are not there yet (by id; import keeps ids), so a second run
 	// neither duplicates them nor overwrites changes made in the editor.
-	const existing = new Map((await listWorkflows(client)).map((w) => [String(w.id), w]));
+	const existing = new Set((await n8n.rest('GET', '/rest/workflows')).map((w) => String(w.id)));
 	const examples = readExamples();
 	const missing = examples.filter(({ workflow }) => !existing.has(String(workflow.id))).map(({ workflow }) => workflow.id);
-	if (missing.length) {
-		const dir = fs.mkdtempSync(path.join(RUNTIME_ROOT, 'import-'));
-		try {
-			prepareExamples(dir, { sandboxUrl: sandbox.url, credentialId: credential.id, only: missing });
-			await importWorkflow(LINE, USER_FOLDER, dir); // n8n keeps running: the CLI gets its own broker port
-		} finally {
-			fs.rmSync(dir, { recursive: true, force: true });
-		}
-	}
+	if (missing.length) await n8n.importExamples(sandboxSite(sandbox), credential.id, missing); // n8n keeps running: the CLI gets its own broker port
 	say(`examples: ${missing.length} imported, ${examples.length - missing.length} already there`);
 	// Workflows kept from an earlier run are not rewritten: point out the ones that no longer match.
 	const stale = [];
 	for (const { workflow } of examples) {
 		if (!existing.has(String(workflow.id))) continue;
-		const w = await getWorkflow(client, workflow.id);
+		const w = await n8n.rest('GET', `/rest/workflows/${workflow.id}`);
 		const text = JSON.stringify(w.nodes);
 		const creds = w.nodes.flatMap((n) => (n.credentials?.[CREDENTIAL.type] ? [String(n.credentials[CREDENTIAL.type].id)] : []));
 		const wrongCred = creds.some((id) => id !== String(credential.id));
@@ -176,9 +140,9 @@ async function main() {
 		say('      Delete them in the editor and run `npm start` again to re-import them, or start over with `rm -rf .n8n-runtime/start-user`.');
 	}
 
-	const trigger = await activateTrigger(client, TRIGGER_WORKFLOW_ID);
+	const trigger = await n8n.activateTrigger(TRIGGER_WORKFLOW_ID);
 	if (trigger.status !== 401) say(`warning: an unsigned POST to the trigger answered ${trigger.status} (expected 401)`);
-	await registerSandboxWebhook(sandbox.url, trigger.url);
+	await sandboxSite(sandbox).control('POST', '/webhooks', { url: trigger.url, replace: true });
 
 	// Show the sandbox's webhook deliveries as they happen: the trigger example runs on document.completed.
 	let seen = 0;

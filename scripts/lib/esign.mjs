@@ -1,10 +1,11 @@
-// What `npm start` and `npm run test:e2e` share: build + pack this package, the sandbox, the
-// "eSign account" credential, the example workflows rewritten for the running sandbox, the trigger's
-// production URL. The n8n side (install, start, REST) lives in runtime.mjs.
+// What the scripts share about this package and the sites it talks to: node and credential types, the
+// example workflows rewritten for a running site, small workflow builders, and one client for any site
+// with the eSign API and the test controls (the sandbox, or the WordPress test site).
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { ROOT, npmEnv, packPackage, run, webhookUrls, activateWorkflow, getWorkflow } from './runtime.mjs';
+import { ROOT } from './runtime.mjs';
 
 export const PACKAGE_NAME = 'n8n-nodes-esign';
 export const NODE_TYPES = {
@@ -16,7 +17,6 @@ export const CREDENTIAL = { name: 'eSign account', type: 'eSignApi' };
 export const EXAMPLES_DIR = path.join(ROOT, 'examples');
 // What the committed examples contain; rewritten to the real values when imported.
 export const EXAMPLE_SANDBOX_ORIGIN = 'http://127.0.0.1:8787';
-export const EXAMPLE_CREDENTIAL_ID = 'esignSandboxCred1';
 export const TRIGGER_WORKFLOW_ID = 'esignExample0006';
 export const STATUS_TRIGGER_WORKFLOW_ID = 'esignExample0007';
 
@@ -27,21 +27,9 @@ export function sandboxModule() {
 	return require(path.join(ROOT, 'test', 'sandbox'));
 }
 
-/** `npm run build`, then `npm pack` into destDir; returns the tarball path. Output is shown only on failure. */
-export async function buildAndPack(destDir) {
-	await run('npm', ['run', 'build', '--silent'], { cwd: ROOT, env: npmEnv() });
-	// A tarball of a stale build would test the wrong code: make sure both nodes are in dist/.
-	for (const f of ['dist/nodes/ESign/ESign.node.js', 'dist/nodes/ESignTrigger/ESignTrigger.node.js', 'dist/nodes/ESignStatusTrigger/ESignStatusTrigger.node.js', 'dist/credentials/ESignApi.credentials.js']) {
-		if (!fs.existsSync(path.join(ROOT, f))) throw new Error(`build did not produce ${f}`);
-	}
-	fs.mkdirSync(destDir, { recursive: true });
-	for (const old of fs.readdirSync(destDir)) if (old.endsWith('.tgz')) fs.rmSync(path.join(destDir, old), { force: true });
-	return packPackage(ROOT, destDir);
-}
-
-/** The credential's data for a sandbox: its URL, the admin Full Access key, its webhook secret. */
-export function credentialData(sb, key = sb.keys.admin) {
-	return { siteUrl: sb.url, apiKey: key.key, apiSecret: key.secret, webhookSecret: sb.webhookSecret, ignoreSslIssues: false };
+/** The credential's data for a site (a sandbox or siteClient()): its URL, the admin Full Access key, its webhook secret. */
+export function credentialData(site, key = site.keys.admin) {
+	return { siteUrl: site.url, ...(site.style && { restUrlStyle: site.style }), apiKey: key.key, apiSecret: key.secret, webhookSecret: site.webhookSecret, ignoreSslIssues: false };
 }
 
 /** Example workflows as [{file, workflow}] in file order. */
@@ -56,15 +44,16 @@ export function readExamples() {
 /** True when a workflow starts from a Manual Trigger (the only kind `n8n execute` can run). */
 export const isManual = (wf) => wf.nodes.some((n) => n.type === 'n8n-nodes-base.manualTrigger');
 
+/** Credential reference of an eSign node. */
+export const credRef = (credentialId, name = CREDENTIAL.name) => ({ [CREDENTIAL.type]: { id: String(credentialId), name } });
+
 /**
  * Writes the examples into destDir ready to import: sample-file URLs point at the running sandbox (or at
- * `controlBase`, the test controls of another site) and
- * the eSign credential reference carries the real credential id (n8n matches by id first).
- * only: a list of workflow ids to write (default all). Returns the written file paths.
+ * `controlBase`, the test controls of another site) and the eSign credential reference carries the real
+ * credential id (n8n matches by id first). only: a list of workflow ids to write (default all).
  */
 export function prepareExamples(destDir, { sandboxUrl, controlBase, credentialId, only } = {}) {
 	fs.mkdirSync(destDir, { recursive: true });
-	const written = [];
 	for (const { file, workflow } of readExamples()) {
 		if (only && !only.includes(workflow.id)) continue;
 		let text = JSON.stringify(workflow, null, 2);
@@ -72,29 +61,92 @@ export function prepareExamples(destDir, { sandboxUrl, controlBase, credentialId
 		if (controlBase) text = text.split(`${EXAMPLE_SANDBOX_ORIGIN}/__sandbox`).join(controlBase);
 		if (sandboxUrl && sandboxUrl !== EXAMPLE_SANDBOX_ORIGIN) text = text.split(EXAMPLE_SANDBOX_ORIGIN).join(sandboxUrl);
 		const wf = JSON.parse(text);
-		for (const node of wf.nodes) {
-			if (node.credentials?.[CREDENTIAL.type]) node.credentials[CREDENTIAL.type] = { id: String(credentialId), name: CREDENTIAL.name };
-		}
+		for (const node of wf.nodes) if (node.credentials?.[CREDENTIAL.type]) node.credentials = { ...node.credentials, ...credRef(credentialId) };
 		wf.active = false; // import is always inactive; the trigger is activated through the API
-		const out = path.join(destDir, file);
-		fs.writeFileSync(out, JSON.stringify(wf, null, 2) + '\n');
-		written.push(out);
+		fs.writeFileSync(path.join(destDir, file), JSON.stringify(wf, null, 2) + '\n');
 	}
-	return written;
 }
 
-/** JSON call to the sandbox's control endpoints. */
-export async function sandboxControl(sandboxUrl, method, p, body, timeoutMs = 15000) {
-	const res = await fetch(sandboxUrl + p, {
+// Workflow builders: nodes get fixed ids and positions; chain() connects them in order.
+let nodeSeq = 0;
+export const node = (name, type, typeVersion, parameters, extra = {}) => ({
+	id: `00000000-0000-4000-8000-${String(++nodeSeq).padStart(12, '0')}`,
+	name,
+	type,
+	typeVersion,
+	position: [nodeSeq * 220, 0],
+	parameters,
+	...extra,
+});
+export const chain = (id, name, nodes) => ({
+	id,
+	name,
+	active: false,
+	settings: { executionOrder: 'v1' },
+	nodes,
+	connections: Object.fromEntries(nodes.slice(0, -1).map((n, i) => [n.name, { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] }])),
+});
+export const manual = (name = 'Start') => node(name, 'n8n-nodes-base.manualTrigger', 1, {});
+
+/** JSON call to a site's test controls (or any JSON endpoint); rejects on a status ≥ 400. */
+export async function sandboxControl(base, method, p, body, timeoutMs = 15000) {
+	const res = await fetch(base + p, {
 		method,
 		headers: body !== undefined ? { 'content-type': 'application/json' } : {},
 		body: body !== undefined ? JSON.stringify(body) : undefined,
 		signal: AbortSignal.timeout(timeoutMs),
 	});
 	const text = await res.text();
-	if (res.status >= 400) throw new Error(`sandbox ${method} ${p} → ${res.status}: ${text.slice(0, 300)}`);
+	if (res.status >= 400) throw new Error(`control ${method} ${p} → ${res.status}: ${text.slice(0, 300)}`);
 	return text ? JSON.parse(text) : undefined;
 }
+
+/**
+ * A site with the eSign API and the test controls of test/sandbox/CONTRACT.md, in either URL style:
+ * control(method, p, body) calls a control (p like '/requests'), api(method, p, opts) the API with a key.
+ * style: 'plain' or 'pretty' for the WordPress site (the credential's REST API URL Style), unset for the sandbox.
+ */
+export function siteClient({ url, apiBase, controlBase, keys, webhookSecret, style }) {
+	const join = (base, p) => (base.includes('?') ? base + p.replace('?', '&') : base + p);
+	const site = {
+		url,
+		apiBase,
+		controlBase,
+		keys,
+		webhookSecret,
+		style,
+		api: (p) => join(apiBase, p),
+		control: (method, p, body, timeoutMs = 30000) => sandboxControl('', method, join(controlBase, p), body, timeoutMs),
+		/** The API with a key: { status, body (JSON or text), headers }; redirects are not followed. */
+		async call(method, p, { json, form, key = 'admin' } = {}) {
+			const headers = { 'X-ESIGN-API-Key': keys[key].key, 'X-ESIGN-API-Secret': keys[key].secret };
+			if (json !== undefined) headers['content-type'] = 'application/json';
+			const res = await fetch(join(apiBase, p), { method, headers, body: form ?? (json === undefined ? undefined : JSON.stringify(json)), redirect: 'manual', signal: AbortSignal.timeout(30000) });
+			const text = await res.text();
+			let body = text;
+			try { body = JSON.parse(text); } catch { /* a redirect or a web page */ }
+			return { status: res.status, body, headers: res.headers };
+		},
+		/** A sample file of the site's test controls (e.g. 'one-page.pdf') as a Buffer. */
+		sample: async (name) => Buffer.from(await (await fetch(join(controlBase, `/samples/${name}`))).arrayBuffer()),
+		/** Uploads a PDF as a new draft; resolves the document (201 expected). */
+		async upload(pdf, title, fileName = `${title}.pdf`) {
+			const form = new FormData();
+			form.append('file', new Blob([pdf], { type: 'application/pdf' }), fileName);
+			form.append('title', title);
+			const res = await site.call('POST', '/documents/upload', { form });
+			if (res.status !== 201) throw new Error(`upload ${title} → ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
+			return res.body;
+		},
+	};
+	return site;
+}
+
+/** The sandbox (createSandbox's handle) as a siteClient, keeping the handle as .sb. */
+export const sandboxSite = (sb) => ({ ...siteClient({ url: sb.url, apiBase: sb.apiUrl, controlBase: `${sb.url}/__sandbox`, keys: sb.keys, webhookSecret: sb.webhookSecret }), sb });
+
+/** The X-ESIGN-Signature a site sends for body. */
+export const signature = (body, secret) => `sha256=${crypto.createHmac('sha256', secret).update(body).digest('hex')}`;
 
 /**
  * Polls the trigger's production URL until n8n has registered it: an unsigned POST then gets the
@@ -115,25 +167,6 @@ export async function waitForWebhook(url, timeoutMs = 30000) {
 		if (Date.now() > deadline) throw new Error(`webhook ${url} not registered after ${timeoutMs} ms (last answer ${last})`);
 		await new Promise((r) => setTimeout(r, 500));
 	}
-}
-
-/**
- * Activates the trigger example (unless active), waits for its production webhook and returns
- * { url, status } where status is the answer to an unsigned probe (401 expected).
- */
-export async function activateTrigger(client, id = TRIGGER_WORKFLOW_ID) {
-	const wf = await getWorkflow(client, id);
-	if (!wf.active) await activateWorkflow(client, id);
-	const hooks = await webhookUrls(client, id);
-	const hook = hooks.find((h) => h.type === NODE_TYPES.trigger);
-	if (!hook) throw new Error(`workflow ${id} has no ${NODE_TYPES.trigger} webhook (got ${JSON.stringify(hooks)})`);
-	const status = await waitForWebhook(hook.url);
-	return { url: hook.url, testUrl: hook.testUrl, status, wasActive: Boolean(wf.active) };
-}
-
-/** Registers url as the sandbox's only webhook receiver (what pasting it into the site's settings does). */
-export function registerSandboxWebhook(sandboxUrl, url) {
-	return sandboxControl(sandboxUrl, 'POST', '/__sandbox/webhooks', { url, replace: true });
 }
 
 /** Human-readable duration. */

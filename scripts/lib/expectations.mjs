@@ -1,6 +1,6 @@
-// What the example workflows must make the sandbox do, shared by `npm run test:e2e` (single mode) and
-// `npm run test:queue` (queue mode): the API routes, each Manual-Trigger example's expected calls and checks.
-import { sandboxControl, secs } from './esign.mjs';
+// How the test scripts report (PASS/FAIL lines, `N passed, M failed`, cleanups) and what the example workflows
+// must make a site do: the API routes, each Manual-Trigger example's expected calls and checks.
+import { secs } from './esign.mjs';
 import { stopChildren, stopServers } from './runtime.mjs';
 
 /** A failed expectation: reported by its message alone (other errors with their stack). */
@@ -106,14 +106,9 @@ export const routeOf = (e) => {
 	return ROUTES.find(([m, re]) => m === e.method && re.test(p))?.[2] ?? `${e.method} ${e.path}`;
 };
 
-/** API calls the sandbox logged (by route) since the log was cleared, and any that failed. */
-export function sandboxCalls(sb) {
-	return siteCalls((p) => sandboxControl(sb.url, 'GET', `/__sandbox${p}`));
-}
-
-/** The same from any site's request log; `control(path)` reads one of its test controls. */
-export async function siteCalls(control) {
-	const log = (await control('/requests')).map((e) => ({ ...e, route: routeOf(e) }));
+/** API calls a site (siteClient) logged, by route, since its log was cleared, and any that failed. */
+export async function siteCalls(site) {
+	const log = (await site.control('GET', '/requests')).map((e) => ({ ...e, route: routeOf(e) }));
 	const routes = {};
 	for (const e of log) routes[e.route] = (routes[e.route] ?? 0) + 1;
 	const failed = log.filter((e) => !(e.status >= 200 && e.status < 300)).map((e) => `${e.method} ${e.path} → ${e.status}`);
@@ -133,15 +128,18 @@ export function runError(data) {
 	return `${err.node?.name ?? data?.data?.resultData?.lastNodeExecuted ?? '?'}: ${err.message}${err.description ? ` — ${err.description}` : ''}`;
 }
 
-/** What the checks read of a site's documents: here the sandbox's memory (another site reads its API). */
-export function sandboxView(sb) {
+/** What the checks read of a site's documents, through its API (site: a siteClient). */
+export function siteView(site) {
 	return {
-		document: async (id) => sb.state.documents.get(Number(id)) ?? null,
-		documents: async () => [...sb.state.documents.values()],
+		async document(id) {
+			const res = await site.call('GET', `/documents/${id}`);
+			return res.status === 200 ? res.body : null;
+		},
+		documents: async () => (await site.call('GET', '/documents?per_page=100')).body,
 	};
 }
 
-/** What each Manual-Trigger example must make the site do (`site`: see sandboxView). */
+/** What each Manual-Trigger example must make the site do (`site`: see siteView). */
 export const EXPECTED = {
 	esignExample0001: {
 		routes: { upload: 1, addSigner: 2, listSigners: 1, saveFields: 1, send: 1, remind: 1, listFields: 1 },

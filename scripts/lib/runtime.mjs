@@ -4,6 +4,7 @@
 
 export * from './runtime/install.mjs';
 export * from './runtime/env.mjs';
+export * from './runtime/packaging.mjs';
 export * from './runtime/cli.mjs';
 export * from './runtime/server.mjs';
 export * from './runtime/rest.mjs';

@@ -1,17 +1,19 @@
-// The n8n CLI: import, execute, publish/activate, export:nodes.
+// The n8n CLI: import, execute, export:nodes.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { log, n8nBin, nodeBin, run } from './install.mjs';
+import { n8nBin, nodeBin, run } from './install.mjs';
 import { env, freePort } from './env.mjs';
 
 /**
  * Runs `n8n <args>` against the instance in userFolder (n8n may be running: the CLI gets
  * its own broker port so the two task-runner brokers do not clash).
  */
-export async function runCli(line, userFolder, args, { brokerPort, check = true, timeoutMs = 180000, extraEnv } = {}) {
+export async function runCli(line, userFolder, args, { brokerPort, check = true, timeoutMs = 180000, extraEnv, wrap = [] } = {}) {
 	const e = env(line, { userFolder, brokerPort: brokerPort ?? (await freePort()), extra: extraEnv });
-	return run(nodeBin(), [n8nBin(line), ...args], { cwd: userFolder, env: e, check, timeoutMs });
+	// wrap: a command to run n8n under, e.g. ['/usr/bin/time', '-f', 'MAXRSS=%M'] (its output goes to stderr).
+	const [cmd, ...args0] = [...wrap, nodeBin()];
+	return run(cmd, [...args0, n8nBin(line), ...args], { cwd: userFolder, env: e, check, timeoutMs });
 }
 
 /** JSON printed by a CLI command: log lines (some start with `[`) share stdout; the JSON starts on a `{` line. */
@@ -55,12 +57,6 @@ export async function executeWorkflow(line, userFolder, id, opts = {}) {
 		throw new Error(`n8n execute --id=${id} exited with ${res.code}\n${res.stdout.slice(-3000)}${res.stderr.slice(-2000)}`);
 	}
 	return { ...res, data };
-}
-
-/** Activates an imported workflow while n8n is stopped (it registers its webhooks at the next start). */
-export function activateWorkflowOffline(line, userFolder, id, opts) {
-	const args = String(line) === '2' ? ['publish:workflow', `--id=${id}`] : ['update:workflow', `--id=${id}`, '--active=true'];
-	return runCli(line, userFolder, args, opts);
 }
 
 /** Every node type n8n loads (offline, ~6-10 s); entries have .name like `n8n-nodes-esign.eSign`. */

@@ -1,8 +1,7 @@
-// Free ports, the environment of a throwaway n8n instance, and installing this package into it.
-import fs from 'node:fs';
+// Free ports and the environment of a throwaway n8n instance.
 import net from 'node:net';
 import path from 'node:path';
-import { nodeBin, npmEnv, run } from './install.mjs';
+import { nodeBin } from './install.mjs';
 
 /** A free TCP port on 127.0.0.1 (the OS picks; tiny race window is acceptable for tests). */
 export function freePort() {
@@ -56,31 +55,4 @@ export function env(line, { userFolder, port, brokerPort, extra = {} } = {}) {
 	if (String(line) === '2') e.N8N_DISABLED_MODULES = 'mcp-registry'; // avoids outside lookups; 1.x rejects the value
 	else e.N8N_RUNNERS_ENABLED = 'true'; // 1.x: same runner setup as 2.x, silences the deprecation warning
 	return { ...e, ...extra };
-}
-
-// ---------------------------------------------------------------- community package
-
-/** `npm pack` of a package folder into destDir; returns the tarball's absolute path. */
-export async function packPackage(pkgDir, destDir) {
-	fs.mkdirSync(destDir, { recursive: true });
-	const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', destDir], { cwd: pkgDir, env: npmEnv() });
-	const [{ filename }] = JSON.parse(stdout);
-	return path.join(destDir, path.basename(filename));
-}
-
-/**
- * Installs a packed node package as a community package of the instance in userFolder,
- * exactly where n8n scans at start (<userFolder>/.n8n/nodes/node_modules/n8n-nodes-*).
- * --omit=peer: the node must resolve n8n's own n8n-workflow, not a second copy.
- */
-export async function installPackageTarball(line, userFolder, tarball) {
-	const dir = path.join(userFolder, '.n8n', 'nodes');
-	fs.mkdirSync(dir, { recursive: true });
-	const pj = path.join(dir, 'package.json');
-	if (!fs.existsSync(pj)) fs.writeFileSync(pj, JSON.stringify({ name: 'installed-nodes', private: true }, null, 2) + '\n');
-	await run('npm', ['install', '--omit=peer', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error', path.resolve(tarball)], {
-		cwd: dir,
-		env: npmEnv(),
-	});
-	return dir;
 }

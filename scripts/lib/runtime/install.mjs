@@ -1,10 +1,8 @@
 // Where n8n lives, the Node 24 it runs on, child processes, and installing a pinned n8n line.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { env } from './env.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 export const RUNTIME_ROOT = path.join(ROOT, '.n8n-runtime');

@@ -1,7 +1,4 @@
 // The REST API as the owner (cookie session) and the public API (API key).
-import path from 'node:path';
-import { run } from './install.mjs';
-import { exportNodes } from './cli.mjs';
 
 export const DEFAULT_OWNER = { email: 'owner@example.com', firstName: 'eSign', lastName: 'Owner', password: 'ESign-Sandbox-2026' };
 
@@ -40,13 +37,6 @@ export function restClient(url) {
 	return client;
 }
 
-/** Logs in as an existing user; returns a cookie client. */
-export async function login(url, { email, password } = DEFAULT_OWNER) {
-	const client = restClient(url);
-	await client.request('POST', '/rest/login', { emailOrLdapLoginId: email, password });
-	return client;
-}
-
 /** Creates the owner account on a fresh instance, or logs in if one exists. Returns a cookie client. */
 export async function setupOwner(url, owner = DEFAULT_OWNER) {
 	const o = { ...DEFAULT_OWNER, ...owner };
@@ -54,14 +44,8 @@ export async function setupOwner(url, owner = DEFAULT_OWNER) {
 	const settings = await client.request('GET', '/rest/settings');
 	if (settings?.userManagement?.showSetupOnFirstLoad) {
 		await client.request('POST', '/rest/owner/setup', { email: o.email, firstName: o.firstName, lastName: o.lastName, password: o.password });
-		return client;
-	}
-	return login(url, o);
-}
-
-/** The n8n version the server reports (e.g. "2.41.1"). */
-export async function serverVersion(client) {
-	return (await client.request('GET', '/rest/settings')).versionCli;
+	} else await client.request('POST', '/rest/login', { emailOrLdapLoginId: o.email, password: o.password });
+	return client;
 }
 
 /** Public-API key with every scope the instance offers. Returns the raw key (shown only once). */
@@ -83,67 +67,13 @@ export async function publicApi(url, apiKey, method, p, body) {
 	return text ? JSON.parse(text) : undefined;
 }
 
-// Credentials. Community credential types keep their own name (`eSignApi`, no package prefix).
-
-export async function listCredentials(client) {
-	return client.request('GET', '/rest/credentials');
-}
-
-export async function createCredential(client, { name, type, data }) {
-	return client.request('POST', '/rest/credentials', { name, type, data });
-}
-
-/**
- * Creates the credential, or updates the data of the single existing one with that name and type
- * (n8n matches imported workflows' credentials by name only when exactly one has that name).
- */
-export async function ensureCredential(client, { name, type, data }) {
-	const same = (await listCredentials(client)).filter((c) => c.name === name && c.type === type);
-	if (same.length === 0) return createCredential(client, { name, type, data });
-	await client.request('PATCH', `/rest/credentials/${same[0].id}`, { name, type, data });
-	return { ...same[0] };
-}
-
-/**
- * n8n's own credential test, as the editor's "Test" button does it: POST /rest/credentials/test
- * with { credentials: { id, name, type, data } }. The id must be a stored credential the user can
- * read; the data given here is what gets tested (so a bad key can be tried against a good one).
- * Resolves { status: 'OK' | 'Error', message }.
- */
-export async function testCredential(client, { id, name = '', type, data }) {
-	return client.request('POST', '/rest/credentials/test', { credentials: { id: String(id), name, type, data } });
-}
-
-// Workflows.
-
-export async function listWorkflows(client) {
-	return client.request('GET', '/rest/workflows');
-}
-
-export async function getWorkflow(client, id) {
-	return client.request('GET', `/rest/workflows/${id}`);
-}
-
-/**
- * Activates (2.x: publishes) the workflow's current version on a running n8n; same endpoint on
- * 1.123 and 2.41. Its webhooks register a moment later: poll them.
- */
-export async function activateWorkflow(client, id) {
-	const { versionId } = await getWorkflow(client, id);
-	return client.request('POST', `/rest/workflows/${id}/activate`, { versionId });
-}
-
-export async function deactivateWorkflow(client, id) {
-	return client.request('POST', `/rest/workflows/${id}/deactivate`, {});
-}
-
 /**
  * Production and test webhook URLs of a workflow's webhook nodes, computed as the editor does:
  * /webhook/<path> when the node's webhook is isFullPath, else /webhook/<webhookId>/<path>.
  * nodeTypes: the node descriptions (from /types/nodes.json or exportNodes) — needed for path rules.
  */
 export async function webhookUrls(client, id, nodeTypes) {
-	const wf = await getWorkflow(client, id);
+	const wf = await client.request('GET', `/rest/workflows/${id}`);
 	nodeTypes ??= await client.request('GET', '/types/nodes.json');
 	const out = [];
 	for (const node of wf.nodes) {
@@ -163,20 +93,4 @@ export async function webhookUrls(client, id, nodeTypes) {
 		}
 	}
 	return out;
-}
-
-export async function listExecutions(client, { workflowId } = {}) {
-	const filter = workflowId ? `?filter=${encodeURIComponent(JSON.stringify({ workflowId: String(workflowId) }))}` : '';
-	const data = await client.request('GET', `/rest/executions${filter}`);
-	return data.results ?? data;
-}
-
-/**
- * Executions through the public API: plain JSON run data (the REST endpoint returns it `flatted`).
- * Newest first; each has status, mode and, with includeData, data.resultData.runData.
- */
-export async function listExecutionsWithData(url, apiKey, { workflowId, includeData = true, limit = 100 } = {}) {
-	const q = new URLSearchParams({ includeData: String(includeData), limit: String(limit) });
-	if (workflowId) q.set('workflowId', String(workflowId));
-	return (await publicApi(url, apiKey, 'GET', `/executions?${q}`)).data;
 }

@@ -47,9 +47,9 @@ const READY = {
  * Starts `n8n start` (or `n8n worker` / `n8n webhook`, with `command`) on 127.0.0.1 and resolves once
  * it is ready: for `start`, /healthz/readiness is 200 and the log says "Editor is now accessible"
  * (/healthz alone answers before migrations end); for the others, their ready line in the log.
- * Returns { url, port, brokerPort, pid, logFile, log(), logMark(), waitForLog(re, ms, from), stop() }.
+ * Returns { url, port, brokerPort, pid, logFile, child, log(), exited(), stop() }.
  */
-export async function startN8n(line, { userFolder, port, brokerPort, logFile, echo = false, timeoutMs = 180000, extraEnv, command = 'start' } = {}) {
+export async function startN8n(line, { userFolder, port, brokerPort, logFile, timeoutMs = 180000, extraEnv, command = 'start' } = {}) {
 	if (!userFolder) throw new Error('startN8n(): userFolder is required');
 	fs.mkdirSync(userFolder, { recursive: true });
 	port ??= await freePort();
@@ -70,17 +70,10 @@ export async function startN8n(line, { userFolder, port, brokerPort, logFile, ec
 	fs.closeSync(fd);
 	child.on('error', (err) => onData(`\nspawn error: ${err.message}\n`));
 	const pid = child.pid;
-	let buf = '';
-	let dropped = 0; // chars trimmed from the front of buf, so log offsets stay valid
-	const waiters = new Set();
+	let buf = ''; // the log's newest megabytes (the ready lines, the errors shown on failure)
 	function onData(d) {
-		if (echo) process.stdout.write(d);
 		buf += d;
-		if (buf.length > 2_000_000) {
-			dropped += buf.length - 1_000_000;
-			buf = buf.slice(-1_000_000);
-		}
-		for (const w of waiters) w();
+		if (buf.length > 2_000_000) buf = buf.slice(-1_000_000);
 	}
 	const readLog = () => {
 		try {
@@ -101,7 +94,6 @@ export async function startN8n(line, { userFolder, port, brokerPort, logFile, ec
 			clearInterval(tail);
 			readLog();
 			exited = { code, signal };
-			for (const w of waiters) w();
 			resolve(exited);
 		}),
 	);
@@ -110,25 +102,6 @@ export async function startN8n(line, { userFolder, port, brokerPort, logFile, ec
 		if (!exited) try { process.kill(pid, 'SIGTERM'); } catch { /* gone */ }
 	};
 	process.on('exit', onExit);
-
-	/** Offset for waitForLog(re, ms, from): only log output after this point is searched. */
-	const logMark = () => dropped + buf.length;
-	const waitForLog = (re, ms = 60000, from = 0) =>
-		new Promise((resolve, reject) => {
-			const check = () => {
-				const m = buf.slice(Math.max(0, from - dropped)).match(re);
-				if (m) return done(null, m);
-				if (exited) return done(new Error(`n8n exited (${exited.code ?? exited.signal}) before /${re.source}/ appeared\n${buf.slice(-3000)}`));
-			};
-			const timer = setTimeout(() => done(new Error(`timed out waiting ${ms} ms for /${re.source}/ in n8n log ${logFile}`)), ms);
-			const done = (err, m) => {
-				clearTimeout(timer);
-				waiters.delete(check);
-				err ? reject(err) : resolve(m);
-			};
-			waiters.add(check);
-			check();
-		});
 
 	// Task-runner PIDs seen under n8n: killed by PID at stop if n8n left them (e.g. after Ctrl-C).
 	const kids = new Set();
@@ -165,7 +138,7 @@ export async function startN8n(line, { userFolder, port, brokerPort, logFile, ec
 	activeServers.add(stop);
 	exitPromise.then(() => stop()).finally(() => activeServers.delete(stop));
 
-	const handle = { line: String(line), url, port, brokerPort, pid, userFolder, logFile, child, log: () => buf, logMark, waitForLog, stop, exited: () => exited };
+	const handle = { line: String(line), url, port, brokerPort, pid, userFolder, logFile, child, log: () => buf, stop, exited: () => exited };
 	try {
 		const deadline = Date.now() + timeoutMs;
 		for (;;) {

@@ -1,0 +1,119 @@
+// Checks the test scripts make the same way against any site (the sandbox, the WordPress test site) through a
+// running instance (instance.mjs): an example's API calls and effects, the trigger fired by a real signing,
+// a forged delivery, the polling trigger, the credential test. Each resolves the note of its PASS line.
+import { STATUS_TRIGGER_WORKFLOW_ID, TRIGGER_WORKFLOW_ID, secs, signature } from './esign.mjs';
+import { EXPECTED, assert, fmtRoutes, nodeOutput, runError, siteCalls, siteView } from './expectations.mjs';
+import { sleep } from './runtime.mjs';
+
+/**
+ * A Manual-Trigger example: run() starts it and resolves { runData, note }; then the calls the site logged must
+ * be the example's expected routes, all successful (on Plain permalinks all through ?rest_route=), and its checks pass.
+ */
+export async function exampleRun(site, workflow, run) {
+	const exp = EXPECTED[workflow.id];
+	assert(exp, `no expectations written for ${workflow.id}`);
+	await site.control('DELETE', '/requests');
+	const outboxBefore = (await site.control('GET', '/outbox')).length;
+	const { runData, note: runNote } = await run();
+	const { log, routes, failed } = await siteCalls(site);
+	assert(!failed.length, `failed API calls: ${failed.join('; ')}`);
+	assert(JSON.stringify(Object.entries(routes).sort()) === JSON.stringify(Object.entries(exp.routes).sort()), `API calls ${fmtRoutes(routes)}; expected ${fmtRoutes(exp.routes)}`);
+	if (site.style === 'plain') assert(log.every((e) => e.url.startsWith('/?rest_route=/esign/v1')), `not all requests used ?rest_route=: ${log.map((e) => e.url).join(', ')}`);
+	const outbox = (await site.control('GET', '/outbox')).slice(outboxBefore);
+	const note = await exp.verify({ site: siteView(site), runData, outbox, log });
+	return `${runNote}; ${fmtRoutes(routes)}; ${note}`;
+}
+
+/** The trigger's and the polling trigger's output item: the event, the document and the signed PDF; Get completed document after it. */
+function assertSignedOutput(runData, triggerNode, docId) {
+	const items = nodeOutput(runData, triggerNode);
+	assert(items.length === 1, `${items.length} items from ${triggerNode}`);
+	const { json, binary } = items[0];
+	const id = triggerNode === 'eSign Trigger' ? json.data?.document_id : json.document?.id;
+	assert(json.event === 'document.completed' && String(id) === docId, `${triggerNode} output ${JSON.stringify(json).slice(0, 300)}, expected document.completed of ${docId}`);
+	if (json.document) assert(json.document.status === 'completed', `document ${JSON.stringify(json.document).slice(0, 200)}`);
+	const bin = binary && Object.values(binary)[0];
+	assert(bin?.mimeType === 'application/pdf', `binary: ${JSON.stringify(bin ?? null).slice(0, 200)} (Download Document is on)`);
+	const got = nodeOutput(runData, 'Get completed document')[0]?.json;
+	assert(got?.status === 'completed', `Get completed document: status ${got?.status}`);
+	return { json, bin };
+}
+
+/**
+ * The trigger example, active with its URL registered as the site's receiver, fired by a real signing:
+ * sign() signs a document the site's way and resolves { docId, note }. The site's document.completed delivery
+ * (and its other events of the document) are answered 200 and exactly one successful execution carries the
+ * signed PDF. more({ exec, bin, completed, deliveries }) adds site-specific checks and resolves a note.
+ */
+export async function signingFiresOnce(n8n, site, sign, more) {
+	const before = (await n8n.executions(TRIGGER_WORKFLOW_ID)).length;
+	const { docId, note: signNote } = await sign();
+	const doc = (await site.call('GET', `/documents/${docId}`)).body;
+	assert(doc?.status === 'completed', `document ${docId} is ${doc?.status}`);
+	const deliveries = (await site.control('GET', '/webhooks')).deliveries.filter((d) => String(JSON.parse(d.body).data?.document_id) === docId);
+	const completed = deliveries.filter((d) => d.event === 'document.completed');
+	assert(completed.length === 1 && completed[0].status === 200, `document.completed deliveries: ${JSON.stringify(completed.map((d) => d.status ?? d.error))}`);
+	assert(deliveries.every((d) => d.status === 200), `deliveries: ${deliveries.map((d) => `${d.event}→${d.status ?? d.error}`).join(', ')}`);
+	// n8n answers the site at once; the run (with the download) finishes shortly after. A second run from
+	// the other events (sent, viewed, signed) would show within the settle time.
+	const [exec] = await n8n.expectExecutions(TRIGGER_WORKFLOW_ID, before + 1);
+	assert(exec.status === 'success', `execution ${exec.id} status ${exec.status}: ${runError(exec)}`);
+	const { bin } = assertSignedOutput(exec.data?.resultData?.runData, 'eSign Trigger', docId);
+	const extra = await more?.({ exec, bin, completed: completed[0], deliveries });
+	return { docId, note: `execution ${exec.id}: document.completed of document ${docId}, binary ${bin.fileName ?? '?'} (${bin.mimeType}${bin.fileSize ? `, ${bin.fileSize}` : ''}); ${deliveries.length - 1} other events answered 200 without a run${signNote ? `; ${signNote}` : ''}${extra ? `; ${extra}` : ''}` };
+}
+
+/** A delivery signed with another secret gets 401 and starts no execution. */
+export async function forgedRefused(n8n, hookUrl, docId = '1') {
+	const before = (await n8n.executions(TRIGGER_WORKFLOW_ID)).length;
+	const body = JSON.stringify({ event: 'document.completed', data: { document_id: Number(docId), document_title: 'Forged', status: 'completed' }, timestamp: '2026-01-01 00:00:00' });
+	const res = await fetch(hookUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'X-ESIGN-Signature': signature(body, 'not-the-secret'), 'X-ESIGN-Event': 'document.completed' }, body });
+	await res.arrayBuffer();
+	assert(res.status === 401, `forged delivery answered ${res.status}`);
+	await n8n.expectExecutions(TRIGGER_WORKFLOW_ID, before);
+	return '401, no new execution';
+}
+
+/** How many GET /stats requests the site has logged (the polling trigger's first request each poll). */
+export const statsPolls = async (site) => (await site.control('GET', '/requests')).filter((r) => r.method === 'GET' && r.path.endsWith('/stats')).length;
+
+/** Waits until the site has logged more than `count` GET /stats requests (one more poll). */
+export async function waitForPoll(site, count, timeoutMs = 150000) {
+	const deadline = Date.now() + timeoutMs;
+	while ((await statsPolls(site)) <= count) {
+		assert(Date.now() < deadline, `no poll (GET /stats) within ${timeoutMs / 1000} s`);
+		await sleep(1000);
+	}
+}
+
+/**
+ * The polling example (every minute), activated: its first poll records what exists and starts nothing; a
+ * document signed after it (sign() resolves { docId }) gives exactly one execution with the signed PDF, and
+ * the next poll none. Stays active (the caller deactivates it).
+ */
+export async function pollingFiresOnce(n8n, site, sign) {
+	await site.control('DELETE', '/requests');
+	const activatedAt = Date.now();
+	await n8n.activate(STATUS_TRIGGER_WORKFLOW_ID);
+	await waitForPoll(site, 0);
+	const firstPollAfter = Date.now() - activatedAt;
+	assert((await n8n.executions(STATUS_TRIGGER_WORKFLOW_ID)).length === 0, 'the first poll started an execution');
+	const { docId } = await sign();
+	await n8n.waitForExecutions(STATUS_TRIGGER_WORKFLOW_ID, 1, 150000);
+	const detectedIn = Date.now() - activatedAt;
+	await waitForPoll(site, await statsPolls(site)); // one more poll: nothing new may run
+	const [exec] = await n8n.expectExecutions(STATUS_TRIGGER_WORKFLOW_ID, 1);
+	assert(exec.status === 'success', `execution ${exec.id} status ${exec.status}: ${runError(exec)}`);
+	const { json, bin } = assertSignedOutput(exec.data?.resultData?.runData, 'eSign Status Trigger', docId);
+	return `first poll ${secs(firstPollAfter)} after activation; execution ${exec.id} for document ${docId} ${secs(detectedIn)} after it (previousStatus ${json.previousStatus}), binary ${bin.fileName}; the next poll started none`;
+}
+
+/** n8n's credential test (the editor's "Test" button): the good key OK, a wrong secret Error (its message matching badMessage). */
+export async function credentialTests(n8n, credential, data, badMessage) {
+	const good = await n8n.testCredential(credential, data);
+	assert(good?.status === 'OK', `good key: ${JSON.stringify(good)}`);
+	const bad = await n8n.testCredential(credential, { ...data, apiSecret: 'wrong-secret' });
+	assert(bad?.status === 'Error', `bad key: ${JSON.stringify(bad)}`);
+	if (badMessage) assert(badMessage.test(bad.message), `bad key message: ${bad.message}`);
+	return `bad key → "${bad.message}"`;
+}
