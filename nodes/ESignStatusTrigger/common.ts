@@ -1,7 +1,7 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
 import { downloadDocument, downloadErrorText } from '../shared/documentFile';
-import type { ESignRequestOptions } from '../shared/transport';
+import type { ESignRequestOptions, Expectation } from '../shared/transport';
 import { eSignApiGetIfFound } from '../shared/transport';
 import type { ReadDocument } from './signers';
 
@@ -20,16 +20,17 @@ export interface PollOptions {
 	binaryPropertyName?: string;
 }
 
-export function titleMatches(doc: IDataObject, search: string): boolean {
+function titleMatches(doc: IDataObject, search: string): boolean {
 	return !search || String(doc.title ?? '').toLowerCase().includes(search.toLowerCase());
 }
 
-/** GET /documents/{id} with its signers: the one read that says who viewed, signed or declined. */
-export function documentReader(context: IPollFunctions, search: string): ReadDocument {
+/**
+ * GET /documents/{id}; undefined when deleted, or renamed out of the search (no longer watched). By default
+ * its signers must be there: the one read that says who viewed, signed or declined.
+ */
+export function documentReader(context: IPollFunctions, search: string, expect: Expectation = ['signers[]']): ReadDocument {
 	return async (id: string) => {
-		const doc = (await eSignApiGetIfFound.call(context, `/documents/${id}`, { ...POLL_REQUEST, expect: ['signers[]'] })) as
-			| IDataObject
-			| undefined;
+		const doc = (await eSignApiGetIfFound.call(context, `/documents/${id}`, { ...POLL_REQUEST, expect })) as IDataObject | undefined;
 		return doc && titleMatches(doc, search) ? doc : undefined;
 	};
 }

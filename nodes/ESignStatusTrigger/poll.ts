@@ -1,14 +1,14 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { eSignApiGetIfFound, eSignApiGetPage, eSignApiRequest } from '../shared/transport';
+import { eSignApiGetPage, eSignApiRequest } from '../shared/transport';
 import type { PollOptions } from './common';
-import { ANY_CHANGE, NEW_DOCUMENT, POLL_REQUEST, attachFiles, documentReader, titleMatches } from './common';
+import { ANY_CHANGE, NEW_DOCUMENT, POLL_REQUEST, attachFiles, documentReader } from './common';
 import type { Change, StatusApi } from './detect';
 import { PAGE_SIZE, detectChanges, listAll, recordState } from './detect';
 import { sampleEvent } from './sample';
 import type { SignerChange } from './signers';
-import { documentsToRead, mergeSigners, readSigners, wantsSigners } from './signers';
+import { wantsSigners, watchSigners } from './signers';
 import type { OpenStatus, PollState } from './state';
 import { boundTracked, readState, writeState } from './state';
 
@@ -24,13 +24,7 @@ function statusApi(context: IPollFunctions, search: string): StatusApi {
 			if (search) qs.search = search;
 			return await eSignApiGetPage.call(context, '/documents', { ...POLL_REQUEST, qs });
 		},
-		async get(id: string) {
-			const doc = (await eSignApiGetIfFound.call(context, `/documents/${id}`, { ...POLL_REQUEST, expect: 'object' })) as
-				| IDataObject
-				| undefined;
-			// Deleted, or renamed out of the search: no longer what this trigger watches.
-			return doc && titleMatches(doc, search) ? doc : undefined;
-		},
+		get: documentReader(context, search, 'object'),
 	};
 }
 
@@ -65,12 +59,7 @@ export async function pollOnce(this: IPollFunctions): Promise<INodeExecutionData
 		// First poll (or after a reset): record what exists; emit it only when asked to.
 		const all = options.emitExisting === true && !problem ? await listAll(api) : undefined;
 		const state = await recordState(api, all);
-		let signerChanges: SignerChange[] = [];
-		if (signerEvents) {
-			const { seen, changes } = await readSigners(read, documentsToRead(state.open, []), undefined, all !== undefined);
-			state.signers = mergeSigners(state.open, seen, undefined);
-			signerChanges = changes;
-		}
+		const signerChanges = signerEvents ? await watchSigners(read, state, [], undefined, all !== undefined) : [];
 		keep.call(this, data, state);
 		if (!all) return null;
 		const changes: Change[] = all
@@ -83,14 +72,9 @@ export async function pollOnce(this: IPollFunctions): Promise<INodeExecutionData
 	// The state is written only once every request of the poll has succeeded: a failed poll
 	// (429, 5xx, network) leaves the last good state, and the next poll repeats the comparison.
 	const { state, changes } = await detectChanges(api, stored, rescan);
-	let signerChanges: SignerChange[] = [];
+	// Without signer events no signer state is kept, so choosing them later starts with a fresh record.
 	state.signers = undefined;
-	if (signerEvents) {
-		// No signer statuses stored yet (signer events just chosen): this poll records them, reporting none.
-		const found = await readSigners(read, documentsToRead(state.open, changes), stored.signers);
-		state.signers = mergeSigners(state.open, found.seen, stored.signers);
-		signerChanges = found.changes;
-	}
+	const signerChanges = signerEvents ? await watchSigners(read, state, changes, stored.signers) : [];
 	const output = await emit.call(this, changes, signerChanges, events, options);
 	keep.call(this, data, state);
 	return output;

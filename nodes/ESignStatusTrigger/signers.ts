@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { isWholeId } from '../shared/values';
 import type { Change } from './detect';
-import type { OpenStatus, SignerStates, SignerStatus } from './state';
+import type { OpenStatus, PollState, SignerStates, SignerStatus } from './state';
 import { isSignerStatus } from './state';
 
 export const SIGNER_EVENTS = ['signer.viewed', 'signer.signed', 'signer.declined'];
@@ -70,12 +70,24 @@ export async function readSigners(
 	return { seen, changes };
 }
 
-/** What to remember after a poll: the statuses read now, else those known, for documents still open. */
-export function mergeSigners(open: Map<string, OpenStatus>, seen: SignerStates, known: SignerStates | undefined): SignerStates {
+/**
+ * After the document changes of a poll (`state`, `changes`): reads the signers that may have moved, sets
+ * `state.signers` to what to remember — the statuses read now, else those known, for documents still
+ * open — and returns the signer changes to report.
+ */
+export async function watchSigners(
+	read: ReadDocument,
+	state: PollState,
+	changes: Change[],
+	known: SignerStates | undefined,
+	emitExisting = false,
+): Promise<SignerChange[]> {
+	const found = await readSigners(read, documentsToRead(state.open, changes), known, emitExisting);
 	const merged: SignerStates = new Map();
-	for (const id of open.keys()) {
-		const statuses = seen.get(id) ?? known?.get(id);
+	for (const id of state.open.keys()) {
+		const statuses = found.seen.get(id) ?? known?.get(id);
 		if (statuses && statuses.size > 0) merged.set(id, statuses);
 	}
-	return merged;
+	state.signers = merged;
+	return found.changes;
 }

@@ -2,6 +2,7 @@
 // over HTTP, with documents of two or three signers made through the API and signed one signer at a time.
 import type { Json, PollRun } from '../support';
 import { clearLog, control, credentialsFor, harness, sentDocument, useSandbox } from '../support';
+import { poller as makePoller } from './poller';
 
 const sb = useSandbox();
 
@@ -22,25 +23,7 @@ async function sentWith(n: number, title = 'Two-party lease'): Promise<{ id: str
 const act = (token: string, action: 'view' | 'sign' | 'decline', body?: Json) =>
 	control(sb, 'POST', `/__sandbox/sign/${token}/${action}`, body);
 
-function poller(parameters: Json) {
-	let staticData: unknown;
-	return {
-		async poll(extra: Json = {}): Promise<PollRun> {
-			const run = await harness.runPoll({ parameters: { ...parameters, ...extra }, credentials: credentialsFor(sb), staticData });
-			if (!run.error) staticData = run.staticData;
-			return run;
-		},
-		get state(): Json {
-			return (staticData as Json)?.['node:eSign Status Trigger'];
-		},
-		get staticData(): Json {
-			return staticData;
-		},
-		set staticData(value: Json) {
-			staticData = value;
-		},
-	};
-}
+const poller = (parameters: Json) => makePoller(sb, parameters);
 
 /** [event, document id, signer id or '-', previousStatus] per item, in output order. */
 const events = (run: PollRun) =>
