@@ -24,13 +24,26 @@ function titleMatches(doc: IDataObject, search: string): boolean {
 	return !search || String(doc.title ?? '').toLowerCase().includes(search.toLowerCase());
 }
 
+const hasSigners = (doc: IDataObject) =>
+	Array.isArray(doc.signers) && doc.signers.every((s) => typeof s === 'object' && s !== null && !Array.isArray(s));
+
 /**
  * GET /documents/{id}; undefined when deleted, or renamed out of the search (no longer watched). By default
- * its signers must be there: the one read that says who viewed, signed or declined.
+ * its signers must be there: the one read that says who viewed, signed or declined. Readers sharing `seen`
+ * (the answers of this poll) read a document once: detection's read by id also serves the signer read.
  */
-export function documentReader(context: IPollFunctions, search: string, expect: Expectation = ['signers[]']): ReadDocument {
+export function documentReader(
+	context: IPollFunctions,
+	search: string,
+	expect: Expectation = ['signers[]'],
+	seen?: Map<string, IDataObject>,
+): ReadDocument {
 	return async (id: string) => {
-		const doc = (await eSignApiGetIfFound.call(context, `/documents/${id}`, { ...POLL_REQUEST, expect })) as IDataObject | undefined;
+		let doc = seen?.get(id);
+		if (!doc || (expect !== 'object' && !hasSigners(doc))) {
+			doc = (await eSignApiGetIfFound.call(context, `/documents/${id}`, { ...POLL_REQUEST, expect })) as IDataObject | undefined;
+			if (doc) seen?.set(id, doc);
+		}
 		return doc && titleMatches(doc, search) ? doc : undefined;
 	};
 }

@@ -13,7 +13,7 @@ import type { OpenStatus, PollState } from './state';
 import { boundTracked, readState, writeState } from './state';
 
 /** The three reads detection needs, through the package's transport. */
-function statusApi(context: IPollFunctions, search: string): StatusApi {
+function statusApi(context: IPollFunctions, search: string, seen: Map<string, IDataObject>): StatusApi {
 	return {
 		async stats() {
 			return (await eSignApiRequest.call(context, 'GET', '/stats', { ...POLL_REQUEST, expect: ['total'] })) as IDataObject;
@@ -24,7 +24,7 @@ function statusApi(context: IPollFunctions, search: string): StatusApi {
 			if (search) qs.search = search;
 			return await eSignApiGetPage.call(context, '/documents', { ...POLL_REQUEST, qs });
 		},
-		get: documentReader(context, search, 'object'),
+		get: documentReader(context, search, 'object', seen),
 	};
 }
 
@@ -42,8 +42,10 @@ export async function pollOnce(this: IPollFunctions): Promise<INodeExecutionData
 	if (events.length === 0) {
 		throw new NodeOperationError(this.getNode(), 'Choose at least one event under Events');
 	}
-	const api = statusApi(this, search);
-	const read = documentReader(this, search);
+	// Documents read by id in this poll: a finished document that detection read is not read again for its signers.
+	const seen = new Map<string, IDataObject>();
+	const api = statusApi(this, search, seen);
+	const read = documentReader(this, search, ['signers[]'], seen);
 	// Signer events cost a read per document being signed, so signers are only looked at when chosen.
 	const signerEvents = wantsSigners(events);
 

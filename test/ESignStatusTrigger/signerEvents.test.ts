@@ -56,11 +56,14 @@ describe('eSign Status Trigger: signer events', () => {
 		expect(await requestLines()).toEqual(['GET /stats', `GET /documents/${id}`]);
 
 		await act(tokens[1], 'sign');
+		await clearLog(sb);
 		const last = await p.poll();
 		expect(events(last)).toEqual([
 			['signer.signed', id, signerIds[1], 'pending'],
 			['document.completed', id, '-', 'viewed'],
 		]);
+		// The finished document is read by id once: that answer serves detection and the signers alike.
+		expect(await requestLines()).toEqual(['GET /stats', 'GET /documents', 'GET /documents', `GET /documents/${id}`]);
 		await clearLog(sb);
 		expect((await p.poll()).output).toBeNull();
 		expect(await requestLines()).toEqual(['GET /stats']);
