@@ -3,7 +3,8 @@
 // Per line: fresh user folder with the packed package installed as a community package, the sandbox
 // and n8n on free 127.0.0.1 ports; node/credential types loaded, every example imported and run with
 // `n8n execute` (checked against the sandbox's request log), the trigger example fired by a real signed
-// document.completed, a forged delivery refused, the credential test; on 2.x the README screenshots.
+// document.completed, a forged delivery refused, the polling example (also across a restart), the polling
+// trigger's signer events, the credential test; on 2.x the README screenshots.
 // Prints PASS/FAIL per check and ends with the line `N passed, M failed`; exits 1 on any failure.
 // Env: E2E_LINES=2,1 (which lines, in order), E2E_KEEP=1 (keep the temporary user folders),
 //      E2E_SCREENSHOTS=0 (skip screenshots), E2E_TIMEOUT_MIN=30 (watchdog after the runtime install).
@@ -14,7 +15,7 @@ import path from 'node:path';
 import { LINES, RUNTIME_ROOT, ROOT, buildAndPack, ensureRuntime } from './lib/runtime.mjs';
 import { CREDENTIAL, NODE_TYPES, STATUS_TRIGGER_WORKFLOW_ID, TRIGGER_WORKFLOW_ID, chain, credRef, credentialData, isManual, manual, node, readExamples, sandboxModule, sandboxSite, secs } from './lib/esign.mjs';
 import { assert, createChecks, createLifecycle, nodeOutput, runError } from './lib/expectations.mjs';
-import { credentialTests, exampleRun, forgedRefused, pollingFiresOnce, signingFiresOnce, statsPolls, waitForPoll } from './lib/checks.mjs';
+import { credentialTests, exampleRun, forgedRefused, pollingFiresOnce, signersPolledOnce, signingFiresOnce, statsPolls, twoSignerDocument, waitForPoll } from './lib/checks.mjs';
 import { createInstance } from './lib/instance.mjs';
 import { ensureChromium, takeScreenshots } from './lib/screenshots.mjs';
 
@@ -50,20 +51,10 @@ async function startRecorder() {
 /** A Manual Trigger → eSign Statistics workflow for the misbehaving-site checks. */
 const probe = (credentialId) => chain('esignE2eProbeStats', 'eSign e2e probe: statistics', [manual('Run probe'), node('Statistics', NODE_TYPES.action, 1, { resource: 'stats', operation: 'get' }, { credentials: credRef(credentialId) })]);
 
-/** The site's side of a signing: upload, two signers, their fields, send, then each signer signs. Resolves { docId }. */
+/** The site's side of a signing: a sent two-signer document, then each signer signs. Resolves { docId }. */
 async function signedDocument(site, title) {
-	const ok = async (method, p, opts) => {
-		const res = await site.call(method, p, opts);
-		assert(res.status < 300, `eSign API ${method} ${p} → ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
-		return res.body;
-	};
-	const docId = String((await site.upload(await site.sample('one-page.pdf'), title, 'e2e-contract.pdf')).id);
-	for (const [name, email] of [['Erin Signer', 'erin@example.org'], ['Finn Signer', 'finn@example.org']]) await ok('POST', `/documents/${docId}/signers`, { json: { name, email } });
-	const signers = await ok('GET', `/documents/${docId}/signers`);
-	const fields = signers.map((s, i) => ({ signer_id: Number(s.id), field_type: 'signature', page_number: 1, position_x: 72, position_y: 500 + i * 90 }));
-	await ok('POST', `/documents/${docId}/fields`, { json: { fields } });
-	await ok('POST', `/documents/${docId}/send`);
-	for (const s of await site.control('GET', `/signers?document_id=${docId}`)) await site.control('POST', `/sign/${encodeURIComponent(s.token)}/sign`, {});
+	const { docId, signers } = await twoSignerDocument(site, title);
+	for (const s of signers) await site.control('POST', `/sign/${encodeURIComponent(s.token)}/sign`, {});
 	await site.sb.idle(); // every webhook delivery settled
 	return { docId };
 }
@@ -187,6 +178,10 @@ async function runLine(line, tarball) {
 			await n8n.deactivate(STATUS_TRIGGER_WORKFLOW_ID);
 			return `execution ${newest.id} for document ${docId} ${secs(Date.now() - restartedAt)} after the restart; the next poll started none`;
 		});
+
+		// 3d. Signer events by polling: a two-signer document signed one signer at a time gives Signer Signed
+		// for the first, then Signer Signed + Document Completed for the second, once each.
+		await check(`${tag} 3d. polling trigger, signer events: a two-signer document signed one signer at a time`, () => signersPolledOnce(n8n, site, credential.id));
 
 		// 4. Credential test through n8n's own endpoint (the editor's "Test" button).
 		// 2.x shows the credential's rules message; 1.x a generic "Authorization failed" text.

@@ -7,6 +7,7 @@
 //   - the eSign Trigger activated and fired by a real wp_remote_post delivery after a signer signs on the
 //     WordPress signing page, with the signed PDF attached; a forged delivery answered 401;
 //   - the polling example (eSign Status Trigger) activated: a document signed between polls, one execution;
+//   - the polling trigger's signer events: a two-signer document signed one signer at a time;
 //   - then the same site with Plain permalinks: the contract suite and the examples again through
 //     index.php?rest_route=, and the /wp-json/ style refused with a message that names the cause;
 //   - then the site behind a combined front (HTTPS with a self-signed certificate, HTTP Basic auth and a page
@@ -22,7 +23,7 @@ import path from 'node:path';
 import { ROOT, buildAndPack, ensureRuntime, npmEnv, run } from './lib/runtime.mjs';
 import { STATUS_TRIGGER_WORKFLOW_ID, TRIGGER_WORKFLOW_ID, credentialData, isManual, readExamples, secs, siteClient } from './lib/esign.mjs';
 import { assert, createChecks, createLifecycle } from './lib/expectations.mjs';
-import { credentialTests, exampleRun, forgedRefused, pollingFiresOnce, signingFiresOnce } from './lib/checks.mjs';
+import { credentialTests, exampleRun, forgedRefused, pollingFiresOnce, signersPolledOnce, signingFiresOnce } from './lib/checks.mjs';
 import { createInstance } from './lib/instance.mjs';
 import { startWordPress } from './lib/wordpress.mjs';
 
@@ -170,6 +171,8 @@ async function main() {
 	await check(`${tag} polling example: a document signed on WordPress between polls gives exactly one execution, with the signed PDF`, () =>
 		pollingFiresOnce(n8n, pretty, () => signOnPage(pretty, 'Polled on WordPress')).finally(() => n8n.deactivate(STATUS_TRIGGER_WORKFLOW_ID).catch(() => {})),
 	);
+
+	await check(`${tag} polling trigger, signer events: a two-signer document signed one signer at a time on WordPress`, () => signersPolledOnce(n8n, pretty, credential.id));
 
 	// Plain permalinks: WordPress then serves the API only as ?rest_route=.
 	const switched = await check('the site switched to Plain permalinks: /wp-json/ redirects (301, WordPress canonical), ?rest_route= answers', async () => {

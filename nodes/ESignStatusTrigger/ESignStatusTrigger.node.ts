@@ -2,7 +2,8 @@ import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunction
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { forgetSiteAccess } from '../shared/transport';
-import { ANY_CHANGE, NEW_DOCUMENT, pollOnce } from './poll';
+import { ANY_CHANGE, NEW_DOCUMENT } from './common';
+import { pollOnce } from './poll';
 import { ALL_STATUSES } from './state';
 
 export class ESignStatusTrigger implements INodeType {
@@ -32,7 +33,7 @@ export class ESignStatusTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					'Polls the site for status changes; no webhook needed. A poll where nothing changed costs one request (GET /stats). Prefer the webhook-based eSign Trigger when the site can reach this n8n.',
+					'Polls the site for status changes; no webhook needed. A poll where nothing changed costs one request (GET /stats); each Signer event adds one request per document being signed (viewed) on every poll. Prefer the webhook-based eSign Trigger when the site can reach this n8n.',
 				name: 'notice',
 				type: 'notice',
 				default: '',
@@ -43,7 +44,8 @@ export class ESignStatusTrigger implements INodeType {
 				type: 'multiOptions',
 				required: true,
 				default: ['document.completed'],
-				description: 'Which status changes start the workflow. Each change is reported once.',
+				description:
+					'Which changes start the workflow. Each change is reported once. Signer events cost one more request per poll for each document being signed.',
 				options: [
 					{
 						name: 'Any Status Change',
@@ -80,6 +82,21 @@ export class ESignStatusTrigger implements INodeType {
 						value: NEW_DOCUMENT,
 						description: 'A document was created (upload, create or from a template)',
 					},
+					{
+						name: 'Signer Declined',
+						value: 'signer.declined',
+						description: 'One signer declined (the item holds the signer, with the reason)',
+					},
+					{
+						name: 'Signer Signed',
+						value: 'signer.signed',
+						description: 'One signer signed, while others may still be pending. Costs a request per document being signed, every poll.',
+					},
+					{
+						name: 'Signer Viewed',
+						value: 'signer.viewed',
+						description: 'One signer opened the document. Costs a request per document being signed, every poll.',
+					},
 				],
 			},
 			{
@@ -111,7 +128,7 @@ export class ESignStatusTrigger implements INodeType {
 						type: 'boolean',
 						default: false,
 						description:
-							'Whether the first poll after activation emits the documents that exist already (as if each were new). Off: the first poll only records the current state.',
+							'Whether the first poll after activation emits the documents that exist already (as if each were new), and for signer events the signers of documents being signed who already viewed or signed. Off: the first poll only records the current state.',
 					},
 					{
 						displayName: 'Full Rescan Every N Polls',
@@ -134,7 +151,7 @@ export class ESignStatusTrigger implements INodeType {
 						name: 'statusScope',
 						type: 'multiOptions',
 						default: [],
-						description: 'Only report documents whose new status is one of these. Empty = any status.',
+						description: 'Only report documents whose new status is one of these (document events; signer events are not filtered). Empty = any status.',
 						options: ALL_STATUSES.map((status) => ({
 							name: status.charAt(0).toUpperCase() + status.slice(1),
 							value: status,

@@ -1,35 +1,19 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { downloadDocument, downloadErrorText } from '../shared/documentFile';
-import type { ESignRequestOptions } from '../shared/transport';
-import { MAX_PER_PAGE, eSignApiGetIfFound, eSignApiGetPage, eSignApiRequest } from '../shared/transport';
+import { eSignApiGetPage, eSignApiRequest } from '../shared/transport';
+import type { PollOptions } from './common';
+import { ANY_CHANGE, NEW_DOCUMENT, POLL_REQUEST, attachFiles, documentReader } from './common';
 import type { Change, StatusApi } from './detect';
 import { PAGE_SIZE, detectChanges, listAll, recordState } from './detect';
+import { sampleEvent } from './sample';
+import type { SignerChange } from './signers';
+import { wantsSigners, watchSigners } from './signers';
 import type { OpenStatus, PollState } from './state';
 import { boundTracked, readState, writeState } from './state';
 
-/** A poll ends on a 429 instead of waiting: the next poll picks up from the last good state. */
-const POLL_REQUEST: ESignRequestOptions = { maxRateLimitWait: 0, timeout: 30 };
-
-export const NEW_DOCUMENT = 'document.created';
-export const ANY_CHANGE = '*';
-
-interface PollOptions {
-	search?: string;
-	statusScope?: string[];
-	emitExisting?: boolean;
-	rescanEvery?: number;
-	downloadDocument?: boolean;
-	binaryPropertyName?: string;
-}
-
-function titleMatches(doc: IDataObject, search: string): boolean {
-	return !search || String(doc.title ?? '').toLowerCase().includes(search.toLowerCase());
-}
-
 /** The three reads detection needs, through the package's transport. */
-function statusApi(context: IPollFunctions, search: string): StatusApi {
+function statusApi(context: IPollFunctions, search: string, seen: Map<string, IDataObject>): StatusApi {
 	return {
 		async stats() {
 			return (await eSignApiRequest.call(context, 'GET', '/stats', { ...POLL_REQUEST, expect: ['total'] })) as IDataObject;
@@ -40,13 +24,7 @@ function statusApi(context: IPollFunctions, search: string): StatusApi {
 			if (search) qs.search = search;
 			return await eSignApiGetPage.call(context, '/documents', { ...POLL_REQUEST, qs });
 		},
-		async get(id: string) {
-			const doc = (await eSignApiGetIfFound.call(context, `/documents/${id}`, { ...POLL_REQUEST, expect: 'object' })) as
-				| IDataObject
-				| undefined;
-			// Deleted, or renamed out of the search: no longer what this trigger watches.
-			return doc && titleMatches(doc, search) ? doc : undefined;
-		},
+		get: documentReader(context, search, 'object', seen),
 	};
 }
 
@@ -64,7 +42,12 @@ export async function pollOnce(this: IPollFunctions): Promise<INodeExecutionData
 	if (events.length === 0) {
 		throw new NodeOperationError(this.getNode(), 'Choose at least one event under Events');
 	}
-	const api = statusApi(this, search);
+	// Documents read by id in this poll: a finished document that detection read is not read again for its signers.
+	const seen = new Map<string, IDataObject>();
+	const api = statusApi(this, search, seen);
+	const read = documentReader(this, search, ['signers[]'], seen);
+	// Signer events cost a read per document being signed, so signers are only looked at when chosen.
+	const signerEvents = wantsSigners(events);
 
 	if (this.getMode() === 'manual') return await sampleEvent.call(this, events, options, search);
 
@@ -78,25 +61,29 @@ export async function pollOnce(this: IPollFunctions): Promise<INodeExecutionData
 		// First poll (or after a reset): record what exists; emit it only when asked to.
 		const all = options.emitExisting === true && !problem ? await listAll(api) : undefined;
 		const state = await recordState(api, all);
+		const signerChanges = signerEvents ? await watchSigners(read, state, [], undefined, all !== undefined) : [];
 		keep.call(this, data, state);
 		if (!all) return null;
 		const changes: Change[] = all
 			.filter((doc) => doc.id !== undefined)
 			.map((doc) => ({ id: String(doc.id), document: doc, previousStatus: null, status: String(doc.status ?? ''), isNew: true }));
-		return await emit.call(this, changes, events, options);
+		return await emit.call(this, changes, signerChanges, events, options);
 	}
 
 	const rescan = rescanEvery > 0 && (stored.polls + 1) % rescanEvery === 0;
 	// The state is written only once every request of the poll has succeeded: a failed poll
 	// (429, 5xx, network) leaves the last good state, and the next poll repeats the comparison.
 	const { state, changes } = await detectChanges(api, stored, rescan);
-	const output = await emit.call(this, changes, events, options);
+	// Without signer events no signer state is kept, so choosing them later starts with a fresh record.
+	state.signers = undefined;
+	const signerChanges = signerEvents ? await watchSigners(read, state, changes, stored.signers) : [];
+	const output = await emit.call(this, changes, signerChanges, events, options);
 	keep.call(this, data, state);
 	return output;
 }
 
 function keep(this: IPollFunctions, data: IDataObject, state: PollState): void {
-	const dropped = boundTracked(state.open);
+	const dropped = boundTracked(state);
 	if (dropped > 0) {
 		this.logger.warn(
 			`eSign Status Trigger "${this.getNode().name}": more open documents than it can remember; the ${dropped} oldest are no longer watched.`,
@@ -105,7 +92,7 @@ function keep(this: IPollFunctions, data: IDataObject, state: PollState): void {
 	writeState(data, state);
 }
 
-/** The events a change stands for, given the chosen events and scope. */
+/** The events a change stands for, given the chosen events and scope (which applies to document events). */
 function eventsFor(change: Change, events: string[], scope: string[]): string[] {
 	if (scope.length > 0 && !scope.includes(change.status)) return [];
 	const any = events.includes(ANY_CHANGE);
@@ -119,69 +106,44 @@ function eventsFor(change: Change, events: string[], scope: string[]): string[] 
 	return out;
 }
 
+/**
+ * The items of a poll, per document in the order things happened: created, its signers, its new
+ * status (so a last signature reads Signer Signed, then Document Completed).
+ */
 async function emit(
 	this: IPollFunctions,
 	changes: Change[],
+	signerChanges: SignerChange[],
 	events: string[],
 	options: PollOptions,
 ): Promise<INodeExecutionData[][] | null> {
 	const scope = Array.isArray(options.statusScope) ? options.statusScope : [];
 	const detectedAt = new Date().toISOString();
 	const items: INodeExecutionData[] = [];
-	for (const change of changes) {
-		for (const event of eventsFor(change, events, scope)) {
-			items.push({
-				json: { event, document: change.document, previousStatus: change.previousStatus, detectedAt },
-			});
-		}
+	const signerItems = new Map<string, INodeExecutionData[]>();
+	for (const { documentId, document, signer, previousStatus, status } of signerChanges) {
+		const event = `signer.${status}`;
+		if (!events.includes(event)) continue;
+		const list = signerItems.get(documentId) ?? [];
+		list.push({ json: { event, document, signer, previousStatus, detectedAt } });
+		signerItems.set(documentId, list);
 	}
+	const signerItemsOf = (id: string) => {
+		const list = signerItems.get(id) ?? [];
+		signerItems.delete(id);
+		return list;
+	};
+	for (const change of changes) {
+		const documentEvents = eventsFor(change, events, scope);
+		const item = (event: string) => ({
+			json: { event, document: change.document, previousStatus: change.previousStatus, detectedAt },
+		});
+		if (documentEvents[0] === NEW_DOCUMENT) items.push(item(documentEvents.shift() as string));
+		items.push(...signerItemsOf(change.id), ...documentEvents.map(item));
+	}
+	for (const list of signerItems.values()) items.push(...list);
 	if (items.length === 0) return null;
 	await attachFiles.call(this, items, options);
 	return [items];
 }
 
-async function attachFiles(this: IPollFunctions, items: INodeExecutionData[], options: PollOptions): Promise<void> {
-	if (options.downloadDocument !== true) return;
-	const property = options.binaryPropertyName?.trim() || 'data';
-	for (const item of items) {
-		const doc = item.json.document as IDataObject;
-		if (doc.status !== 'completed' || item.json.event === NEW_DOCUMENT) continue;
-		try {
-			const file = await downloadDocument.call(this, String(doc.id), { ...POLL_REQUEST, maxRateLimitWait: 5 });
-			item.binary = { [property]: file.binary };
-		} catch (error) {
-			item.json.downloadError = downloadErrorText(error);
-		}
-	}
-}
-
-/** "Fetch Test Event": the newest matching document, as the event it would be reported as. */
-async function sampleEvent(
-	this: IPollFunctions,
-	events: string[],
-	options: PollOptions,
-	search: string,
-): Promise<INodeExecutionData[][]> {
-	const scope = Array.isArray(options.statusScope) ? options.statusScope : [];
-	const wanted = events.includes(ANY_CHANGE) || events.includes(NEW_DOCUMENT)
-		? []
-		: events.map((event) => event.replace(/^document\./, ''));
-	const statuses = scope.length > 0 ? scope.filter((s) => wanted.length === 0 || wanted.includes(s)) : wanted;
-	const qs: IDataObject = { page: 1, per_page: MAX_PER_PAGE };
-	if (statuses.length === 1) qs.status = statuses[0];
-	if (search) qs.search = search;
-	const docs = (await eSignApiRequest.call(this, 'GET', '/documents', { ...POLL_REQUEST, qs, expect: 'list' })) as IDataObject[];
-	const doc = docs.find((d) => statuses.length === 0 || statuses.includes(String(d.status)));
-	if (!doc) {
-		throw new NodeOperationError(this.getNode(), 'No document on the site matches the chosen events and options yet', {
-			description: 'Create or change a matching document on the site, then fetch a test event again.',
-		});
-	}
-	const status = String(doc.status ?? '');
-	const event = events.includes(NEW_DOCUMENT) && !events.includes(ANY_CHANGE) ? NEW_DOCUMENT : `document.${status}`;
-	const items: INodeExecutionData[] = [
-		{ json: { event, document: doc, previousStatus: null, detectedAt: new Date().toISOString() } },
-	];
-	await attachFiles.call(this, items, options);
-	return [items];
-}

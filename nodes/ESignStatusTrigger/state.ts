@@ -30,6 +30,42 @@ export interface PollState {
 	open: Map<string, OpenStatus>;
 	/** Polls since the state was recorded (drives the periodic full rescan). */
 	polls: number;
+	/**
+	 * Only while signer events are chosen: per open document, its signers that are no longer pending.
+	 * Absent: signer statuses were never recorded (the next poll records them without reporting).
+	 */
+	signers?: SignerStates;
+}
+
+/** Signer statuses remembered between polls; a signer not listed is pending. */
+export const SIGNER_STATUSES = ['viewed', 'signed', 'declined'] as const;
+export type SignerStatus = (typeof SIGNER_STATUSES)[number];
+/** Document id → signer id → status. */
+export type SignerStates = Map<string, Map<string, SignerStatus>>;
+const SIGNER_CODE: Record<SignerStatus, string> = { viewed: 'v', signed: 's', declined: 'x' };
+const SIGNER_OF_CODE: Record<string, SignerStatus> = { v: 'viewed', s: 'signed', x: 'declined' };
+
+/** Most signer statuses remembered (open documents with many signers count several times). */
+export const MAX_SIGNERS = 50000;
+
+export function isSignerStatus(status: unknown): status is SignerStatus {
+	return typeof status === 'string' && (SIGNER_STATUSES as readonly string[]).includes(status);
+}
+
+const signerCount = (signers: SignerStates) => [...signers.values()].reduce((sum, m) => sum + m.size, 0);
+
+/** "12.34v,12.35s": document id, signer id, status letter; no names or emails. */
+function readSigners(text: string): SignerStates | undefined {
+	const map: SignerStates = new Map();
+	for (const entry of text === '' ? [] : text.split(',')) {
+		const match = /^(\d+)\.(\d+)([a-z])$/.exec(entry);
+		const status = match ? SIGNER_OF_CODE[match[3]] : undefined;
+		if (!match || !status || !isWholeId(match[1]) || !isWholeId(match[2])) return undefined;
+		const ofDoc = map.get(match[1]) ?? new Map<string, SignerStatus>();
+		ofDoc.set(match[2], status);
+		map.set(match[1], ofDoc);
+	}
+	return map;
 }
 
 export function isOpenStatus(status: unknown): status is OpenStatus {
@@ -43,7 +79,7 @@ export function isOpenStatus(status: unknown): status is OpenStatus {
 export function readState(data: IDataObject): { state?: PollState; problem?: string } {
 	if (data.v === undefined) return {};
 	if (data.v !== STATE_VERSION) return { problem: `it has an unknown format (version ${JSON.stringify(data.v)})` };
-	const { maxId, counts, open, polls } = data;
+	const { maxId, counts, open, polls, signers } = data;
 	if (typeof maxId !== 'number' || !Number.isSafeInteger(maxId) || maxId < 0) return { problem: 'its highest id is not valid' };
 	if (typeof polls !== 'number' || !Number.isSafeInteger(polls) || polls < 0) return { problem: 'its poll count is not valid' };
 	if (typeof counts !== 'object' || counts === null || Array.isArray(counts)) return { problem: 'its counts are missing' };
@@ -57,6 +93,12 @@ export function readState(data: IDataObject): { state?: PollState; problem?: str
 		if (!isWholeId(id) || !status) return { problem: 'its document list is corrupt' };
 		map.set(id, status);
 	}
+	let signerStates: SignerStates | undefined;
+	if (signers !== undefined) {
+		if (typeof signers !== 'string' || signers.split(',').length > MAX_SIGNERS) return { problem: 'its signer list is not valid' };
+		signerStates = readSigners(signers);
+		if (!signerStates) return { problem: 'its signer list is corrupt' };
+	}
 	const countValues: Counts = {};
 	for (const [key, value] of Object.entries(counts as IDataObject)) {
 		// A count the site left out was once stored as NaN, which JSON keeps as null: unknown, not corrupt.
@@ -64,7 +106,7 @@ export function readState(data: IDataObject): { state?: PollState; problem?: str
 		if (typeof value !== 'number') return { problem: 'its counts are corrupt' };
 		countValues[key] = value;
 	}
-	return { state: { maxId, counts: countValues, open: map, polls } };
+	return { state: { maxId, counts: countValues, open: map, polls, ...(signerStates ? { signers: signerStates } : {}) } };
 }
 
 /** Replaces the node's static data with `state`, in place (n8n saves the object it handed out). */
@@ -76,15 +118,32 @@ export function writeState(data: IDataObject, state: PollState): void {
 	// "12d,15s,…": one short string instead of an object per document.
 	data.open = [...state.open].map(([id, status]) => id + CODE[status]).join(',');
 	data.polls = state.polls;
+	if (state.signers) {
+		data.signers = [...state.signers]
+			.flatMap(([doc, ofDoc]) => [...ofDoc].map(([signer, status]) => `${doc}.${signer}${SIGNER_CODE[status]}`))
+			.join(',');
+	}
 }
 
-/** Keeps the newest MAX_TRACKED open documents; returns how many were dropped. */
-export function boundTracked(open: Map<string, OpenStatus>): number {
-	if (open.size <= MAX_TRACKED) return 0;
+/**
+ * Keeps the newest MAX_TRACKED open documents, and signer statuses of open documents only, at most
+ * MAX_SIGNERS of them (the oldest documents go first, signers and all); returns how many documents were dropped.
+ */
+export function boundTracked(state: PollState): number {
+	const { open, signers } = state;
 	const ids = [...open.keys()].sort((a, b) => Number(a) - Number(b));
-	const drop = ids.slice(0, open.size - MAX_TRACKED);
-	for (const id of drop) open.delete(id);
-	return drop.length;
+	let drop = Math.max(0, open.size - MAX_TRACKED);
+	if (signers) {
+		for (const id of signers.keys()) if (!open.has(id)) signers.delete(id);
+		let count = signerCount(signers);
+		for (let i = 0; i < drop; i++) count -= signers.get(ids[i])?.size ?? 0;
+		while (count > MAX_SIGNERS && drop < ids.length) count -= signers.get(ids[drop++])?.size ?? 0;
+	}
+	for (const id of ids.slice(0, drop)) {
+		open.delete(id);
+		signers?.delete(id);
+	}
+	return drop;
 }
 
 export function sameCounts(a: Counts, b: Counts): boolean {

@@ -1,7 +1,7 @@
 // Checks the test scripts make the same way against any site (the sandbox, the WordPress test site) through a
 // running instance (instance.mjs): an example's API calls and effects, the trigger fired by a real signing,
 // a forged delivery, the polling trigger, the credential test. Each resolves the note of its PASS line.
-import { STATUS_TRIGGER_WORKFLOW_ID, TRIGGER_WORKFLOW_ID, secs, signature } from './esign.mjs';
+import { NODE_TYPES, STATUS_TRIGGER_WORKFLOW_ID, TRIGGER_WORKFLOW_ID, chain, credRef, node, secs, signature } from './esign.mjs';
 import { EXPECTED, assert, fmtRoutes, nodeOutput, runError, siteCalls, siteView } from './expectations.mjs';
 import { sleep } from './runtime.mjs';
 
@@ -107,6 +107,77 @@ export async function pollingFiresOnce(n8n, site, sign) {
 	assert(exec.status === 'success', `execution ${exec.id} status ${exec.status}: ${runError(exec)}`);
 	const { json, bin } = assertSignedOutput(exec.data?.resultData?.runData, 'eSign Status Trigger', docId);
 	return `first poll ${secs(firstPollAfter)} after activation; execution ${exec.id} for document ${docId} ${secs(detectedIn)} after it (previousStatus ${json.previousStatus}), binary ${bin.fileName}; the next poll started none`;
+}
+
+export const SIGNER_POLL_WORKFLOW_ID = 'esignE2eSignerPoll';
+
+/** An eSign Status Trigger polling every minute for Signer Signed and Document Completed, nothing after it. */
+const signerPollWorkflow = (credentialId) =>
+	chain(SIGNER_POLL_WORKFLOW_ID, 'eSign e2e: signer events by polling', [
+		node('eSign Status Trigger', NODE_TYPES.statusTrigger, 1, { pollTimes: { item: [{ mode: 'everyMinute' }] }, events: ['signer.signed', 'document.completed'] }, { credentials: credRef(credentialId) }),
+	]);
+
+/** A sent document of two signers (signing order 1, 2) made through the API; resolves { docId, signers: [{ id, token }] } in signing order. */
+export async function twoSignerDocument(site, title) {
+	const ok = async (method, p, opts) => {
+		const res = await site.call(method, p, opts);
+		assert(res.status < 300, `eSign API ${method} ${p} → ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
+		return res.body;
+	};
+	const docId = String((await site.upload(await site.sample('contract.pdf'), title, 'two-signers.pdf')).id);
+	const people = [['Gail Client', 'gail@example.org'], ['Hugo Countersigner', 'hugo@example.org']];
+	for (const [i, [name, email]] of people.entries()) await ok('POST', `/documents/${docId}/signers`, { json: { name, email, signing_order: i + 1 } });
+	const signers = await ok('GET', `/documents/${docId}/signers`);
+	const fields = signers.map((s, i) => ({ signer_id: Number(s.id), field_type: 'signature', page_number: 1, position_x: 72, position_y: 500 + i * 90 }));
+	await ok('POST', `/documents/${docId}/fields`, { json: { fields } });
+	await ok('POST', `/documents/${docId}/send`);
+	const tokens = (await site.control('GET', `/signers?document_id=${docId}`)).sort((a, b) => Number(a.signing_order) - Number(b.signing_order));
+	assert(tokens.length === 2, `${tokens.length} signers on document ${docId}`);
+	return { docId, signers: tokens.map((s) => ({ id: String(s.id), token: s.token })) };
+}
+
+/** The site's requests per poll since the log was cleared, each poll starting at its GET /stats. */
+async function requestsPerPoll(site) {
+	const polls = [];
+	for (const r of await site.control('GET', '/requests')) {
+		if (r.method === 'GET' && r.path.endsWith('/stats')) polls.push(0);
+		if (polls.length) polls[polls.length - 1]++;
+	}
+	return polls;
+}
+
+/**
+ * Signer events by polling: a two-signer document, sent before activation (the first poll records it), signed one
+ * signer at a time: one execution with Signer Signed for the first signer; then one with Signer Signed for the
+ * second and Document Completed, in that order; the next poll none. Imports its own workflow; deactivates it.
+ */
+export async function signersPolledOnce(n8n, site, credentialId) {
+	await n8n.import(signerPollWorkflow(credentialId));
+	const { docId, signers } = await twoSignerDocument(site, 'Signed one signer at a time');
+	const sign = (n) => site.control('POST', `/sign/${encodeURIComponent(signers[n].token)}/sign`, {});
+	const itemsOf = (exec) => nodeOutput(exec.data?.resultData?.runData, 'eSign Status Trigger').map(({ json }) => `${json.event} ${json.document?.id} ${json.signer?.id ?? '-'} ${json.previousStatus}`);
+	await site.control('DELETE', '/requests');
+	await n8n.activate(SIGNER_POLL_WORKFLOW_ID);
+	try {
+		await waitForPoll(site, 0);
+		assert((await n8n.executions(SIGNER_POLL_WORKFLOW_ID)).length === 0, 'the first poll started an execution');
+		await sign(0);
+		await n8n.waitForExecutions(SIGNER_POLL_WORKFLOW_ID, 1, 150000);
+		await sign(1);
+		await n8n.waitForExecutions(SIGNER_POLL_WORKFLOW_ID, 2, 150000);
+		await waitForPoll(site, await statsPolls(site)); // one more poll: nothing new may run
+		const [second, first] = await n8n.expectExecutions(SIGNER_POLL_WORKFLOW_ID, 2);
+		for (const exec of [first, second]) assert(exec.status === 'success', `execution ${exec.id} status ${exec.status}: ${runError(exec)}`);
+		const want1 = [`signer.signed ${docId} ${signers[0].id} pending`];
+		const want2 = [`signer.signed ${docId} ${signers[1].id} pending`, `document.completed ${docId} - viewed`];
+		assert(JSON.stringify(itemsOf(first)) === JSON.stringify(want1), `first execution: ${JSON.stringify(itemsOf(first))}, expected ${JSON.stringify(want1)}`);
+		assert(JSON.stringify(itemsOf(second)) === JSON.stringify(want2), `second execution: ${JSON.stringify(itemsOf(second))}, expected ${JSON.stringify(want2)}`);
+		const signer = nodeOutput(first.data?.resultData?.runData, 'eSign Status Trigger')[0].json.signer;
+		assert(signer.email === 'gail@example.org' && signer.status === 'signed' && signer.signed_at, `signer: ${JSON.stringify(signer)}`);
+		return `executions ${first.id} (${want1.join('; ')}) and ${second.id} (${want2.join('; ')}); the next poll started none; requests per poll: ${(await requestsPerPoll(site)).join(', ')}`;
+	} finally {
+		await n8n.deactivate(SIGNER_POLL_WORKFLOW_ID).catch(() => {});
+	}
 }
 
 /** n8n's credential test (the editor's "Test" button): the good key OK, a wrong secret Error (its message matching badMessage). */

@@ -2,8 +2,10 @@
 // sent, viewed, signed, declined, expired, deleted and moved draft⇄sent through the API and the sandbox's
 // signer controls (expiry on the sandbox clock: no real waiting). After every poll the events are
 // compared with the truth read from the sandbox's state, and the requests the poll made with the budget.
+// With signer events, documents of 2–3 signers (signing in signing order) are added, and every signer's
+// view, signature and decline is checked the same way.
 import type { Json, PollRun } from '../support';
-import { api, clearLog, control, credentialsFor, harness, requestLog, useSandbox } from '../support';
+import { api, clearLog, control, credentialsFor, harness, makeDraft, requestLog, useSandbox } from '../support';
 
 const sb = useSandbox();
 
@@ -26,19 +28,48 @@ function truth(): Map<string, string> {
 	return new Map([...sb.state.documents.values()].map((d: Json) => [String(d.id), d.status]));
 }
 
-async function tokenOf(id: string): Promise<string> {
-	const signers = await control<Json[]>(sb, 'GET', `/__sandbox/signers?document_id=${id}`);
-	return signers[0].token;
+/** Every signer of an existing document: signer id → {document id, status}, from the sandbox's memory. */
+function signerTruth(): Map<string, { doc: string; status: string }> {
+	const docs = truth();
+	return new Map(
+		[...sb.state.signers.values()]
+			.filter((s: Json) => docs.has(String(s.document_id)))
+			.map((s: Json) => [String(s.id), { doc: String(s.document_id), status: s.status }]),
+	);
+}
+
+/** A signer of the document for `kind`: sign goes in signing order; view and decline pick any who may. */
+async function signerFor(id: string, kind: string, random: () => number): Promise<string | undefined> {
+	const signers = (await control<Json[]>(sb, 'GET', `/__sandbox/signers?document_id=${id}`)).sort(
+		(a, b) => Number(a.signing_order) - Number(b.signing_order),
+	);
+	const open = signers.filter((s) => s.status === 'pending' || s.status === 'viewed');
+	const choices = kind === 'sign' ? open.slice(0, 1) : kind === 'view' ? open.filter((s) => s.status === 'pending') : open;
+	return choices.length ? choices[Math.floor(random() * choices.length)].token : undefined;
+}
+
+const PEOPLE = ['Ann', 'Bob', 'Cy'];
+
+/** A document with 2–3 signers made through the API, sent or left a draft. */
+async function multiSignerDocument(random: () => number): Promise<void> {
+	const count = 2 + Math.floor(random() * 2);
+	const signers = PEOPLE.slice(0, count).map((name, n) => ({ name: `${name} Signer`, email: `${name.toLowerCase()}@sim.example`, signing_order: n + 1 }));
+	const doc = await makeDraft(sb, { title: 'Multi-signer', signers });
+	if (random() < 0.7) await api(sb, 'POST', `/documents/${doc.id}/send`);
 }
 
 /** One random action on the site; none when no document has a status the drawn action applies to. */
-async function act(random: () => number, allowSwaps: boolean): Promise<void> {
+async function act(random: () => number, allowSwaps: boolean, multiSigner: boolean): Promise<void> {
 	const docs = [...truth()];
 	const pick = (statuses: string[]) => {
 		const candidates = docs.filter(([, status]) => statuses.includes(status));
 		return candidates.length ? candidates[Math.floor(random() * candidates.length)][0] : undefined;
 	};
 	const roll = random();
+	if (multiSigner && roll < 0.12) {
+		await multiSignerDocument(random);
+		return;
+	}
 	if (roll < 0.2 || docs.length < 3) {
 		const status = random() < 0.8 ? 'draft' : 'sent'; // some arrive already sent (template with send)
 		await control(sb, 'POST', '/__sandbox/seed/documents', { status, count: 1 + Math.floor(random() * 2) });
@@ -62,8 +93,9 @@ async function act(random: () => number, allowSwaps: boolean): Promise<void> {
 		await control(sb, 'POST', '/__sandbox/clock', { advanceSeconds: 3601 });
 		await api(sb, 'POST', `/documents/${id}/expire`);
 	} else {
-		const token = await tokenOf(id);
-		if (truth().get(id) === 'sent') await control(sb, 'POST', `/__sandbox/sign/${token}/view`);
+		const token = await signerFor(id, kind, random);
+		if (!token) return;
+		if (kind === 'view') await control(sb, 'POST', `/__sandbox/sign/${token}/view`);
 		if (kind === 'sign') await control(sb, 'POST', `/__sandbox/sign/${token}/sign`);
 		if (kind === 'decline') await control(sb, 'POST', `/__sandbox/sign/${token}/decline`, { reason: 'Simulated' });
 	}
@@ -72,7 +104,10 @@ async function act(random: () => number, allowSwaps: boolean): Promise<void> {
 interface Emitted {
 	event: string;
 	id: string;
+	/** The signer's id for a signer event; '' for a document event. */
+	signer: string;
 	previousStatus: string | null;
+	/** The document's status, or for a signer event the signer's. */
 	status: string;
 }
 
@@ -80,9 +115,30 @@ function emitted(run: PollRun): Emitted[] {
 	return run.items.map((i) => ({
 		event: i.json.event,
 		id: String(i.json.document.id),
+		signer: i.json.signer ? String(i.json.signer.id) : '',
 		previousStatus: i.json.previousStatus,
-		status: i.json.document.status,
+		status: i.json.signer ? i.json.signer.status : i.json.document.status,
 	}));
+}
+
+const REPORTED_SIGNER = ['viewed', 'signed', 'declined'];
+
+/** The signer events a poll should report: every signer whose status moved to viewed, signed or declined. */
+function expectedSigners(before: Map<string, { status: string }>, now: Map<string, { doc: string; status: string }>): Emitted[] {
+	const out: Emitted[] = [];
+	for (const [signer, { doc, status }] of now) {
+		const was = before.get(signer)?.status ?? 'pending';
+		if (was !== status && REPORTED_SIGNER.includes(status)) out.push({ event: `signer.${status}`, id: doc, signer, previousStatus: was, status });
+	}
+	return out;
+}
+
+/**
+ * The signer reads a poll adds: one per document viewed now, and one per document that arrived already past
+ * viewed (one that finished since the last poll was read by id already, and that answer carries its signers).
+ */
+function signerReads(before: Map<string, string>, now: Map<string, string>): number {
+	return [...now].filter(([id, status]) => status === 'viewed' || (['completed', 'declined', 'expired'].includes(status) && !before.has(id))).length;
 }
 
 /** What a poll should report, from the statuses at the previous poll and now. */
@@ -91,16 +147,16 @@ function expected(before: Map<string, string>, now: Map<string, string>): Emitte
 	for (const [id, status] of now) {
 		const was = before.get(id);
 		if (was === undefined) {
-			out.push({ event: 'document.created', id, previousStatus: null, status });
-			if (status !== 'draft') out.push({ event: `document.${status}`, id, previousStatus: null, status });
+			out.push({ event: 'document.created', id, signer: '', previousStatus: null, status });
+			if (status !== 'draft') out.push({ event: `document.${status}`, id, signer: '', previousStatus: null, status });
 		} else if (was !== status && OPEN.includes(was)) {
-			out.push({ event: `document.${status}`, id, previousStatus: was, status });
+			out.push({ event: `document.${status}`, id, signer: '', previousStatus: was, status });
 		}
 	}
 	return out;
 }
 
-const key = (e: Emitted) => `${e.id} ${e.event} ${e.previousStatus} ${e.status}`;
+const key = (e: Emitted) => `${e.id} ${e.event} ${e.signer} ${e.previousStatus} ${e.status}`;
 
 /** Requests one poll may make: 1 when /stats is unchanged; else 2 + the listed pages + reads by id. */
 function budget(before: Map<string, string>, now: Map<string, string>, rescan: boolean): number {
@@ -115,9 +171,13 @@ function budget(before: Map<string, string>, now: Map<string, string>, rescan: b
 	return changed ? 2 + pages + moved : 1;
 }
 
-async function simulate(seed: number, { polls, allowSwaps, rescanEvery }: { polls: number; allowSwaps: boolean; rescanEvery: number }) {
+async function simulate(
+	seed: number,
+	{ polls, allowSwaps, rescanEvery, signers = false }: { polls: number; allowSwaps: boolean; rescanEvery: number; signers?: boolean },
+) {
 	const random = prng(seed);
-	const parameters = { events: ['*', 'document.created'], options: { rescanEvery } };
+	const signerEvents = signers ? ['signer.viewed', 'signer.signed', 'signer.declined'] : [];
+	const parameters = { events: ['*', 'document.created', ...signerEvents], options: { rescanEvery } };
 	await control(sb, 'POST', '/__sandbox/seed/documents', { status: 'draft', count: 5 });
 	await control(sb, 'POST', '/__sandbox/seed/documents', { status: 'sent', count: 5 });
 	let staticData: unknown;
@@ -125,20 +185,27 @@ async function simulate(seed: number, { polls, allowSwaps, rescanEvery }: { poll
 	expect(first.output).toBeNull();
 	staticData = first.staticData;
 	let before = truth();
+	let signersBefore = signerTruth();
 	// What the trigger has been told, per document: its last reported (or recorded) status.
 	const believed = new Map(before);
-	const report = { polls: 0, quiet: 0, requests: 0, events: 0, maxRequests: 0 };
+	const report = { polls: 0, quiet: 0, requests: 0, events: 0, signerEvents: 0, multiSigner: 0, maxRequests: 0 };
 	for (let n = 1; n <= polls; n++) {
 		const actions = random() < 0.3 ? 0 : 1 + Math.floor(random() * 4);
-		for (let a = 0; a < actions; a++) await act(random, allowSwaps);
+		for (let a = 0; a < actions; a++) await act(random, allowSwaps, signers);
 		await clearLog(sb);
 		const run = await harness.runPoll({ parameters, credentials: credentialsFor(sb), staticData });
 		expect(run.error).toBeUndefined();
 		staticData = run.staticData;
 		const now = truth();
+		const signersNow = signerTruth();
 		const requests = (await requestLog(sb)).length;
 		const rescan = rescanEvery > 0 && n % rescanEvery === 0;
-		const got = emitted(run);
+		const all = emitted(run);
+		const got = all.filter((e) => !e.signer);
+		const gotSigners = all.filter((e) => e.signer);
+		report.signerEvents += gotSigners.length;
+		// Signer events on documents of several signers.
+		report.multiSigner += gotSigners.filter((e) => [...signersNow.values()].filter((o) => o.doc === e.id).length >= 2).length;
 		report.polls++;
 		report.requests += requests;
 		report.events += got.length;
@@ -146,7 +213,7 @@ async function simulate(seed: number, { polls, allowSwaps, rescanEvery }: { poll
 		if (requests === 1) report.quiet++;
 
 		// Never the same event twice in one poll; each reported move starts where the last report left the document.
-		expect(new Set(got.map(key)).size).toBe(got.length);
+		expect(new Set(all.map(key)).size).toBe(all.length);
 		for (const e of got) {
 			if (e.event === 'document.created') continue;
 			expect({ seed, poll: n, id: e.id, from: e.previousStatus }).toEqual({ seed, poll: n, id: e.id, from: believed.get(e.id) ?? null });
@@ -154,8 +221,22 @@ async function simulate(seed: number, { polls, allowSwaps, rescanEvery }: { poll
 		}
 		for (const e of got) if (e.event === 'document.created') believed.set(e.id, e.status);
 		const lines = (await requestLog(sb)).map((r: Json) => `${r.method} ${r.url}`);
-		expect({ seed, poll: n, lines, requests }).toEqual({ seed, poll: n, lines, requests: Math.min(requests, budget(before, now, rescan)) });
-		if (actions === 0 && !rescan) expect(requests).toBe(1);
+		// Signer events add one read per document being signed (and per one that arrived finished).
+		const reads = signers ? signerReads(before, now) : 0;
+		expect({ seed, poll: n, lines, requests }).toEqual({ seed, poll: n, lines, requests: Math.min(requests, budget(before, now, rescan) + reads) });
+		if (actions === 0 && !rescan) expect(requests).toBe(1 + reads);
+		if (signers) {
+			// Every signer's move exactly once, before the status its document reached through it.
+			expect({ seed, poll: n, events: gotSigners.map(key).sort() }).toEqual({
+				seed,
+				poll: n,
+				events: expectedSigners(signersBefore, signersNow).map(key).sort(),
+			});
+			for (const e of gotSigners) {
+				const statusAt = all.findIndex((d) => !d.signer && d.id === e.id && d.event !== 'document.created');
+				expect({ seed, poll: n, key: key(e), after: statusAt !== -1 && statusAt < all.indexOf(e) }).toEqual({ seed, poll: n, key: key(e), after: false });
+			}
+		}
 
 		if (!allowSwaps || rescan) {
 			// Without draft⇄sent moves (or at a rescan), every document's reported status is the truth.
@@ -169,6 +250,7 @@ async function simulate(seed: number, { polls, allowSwaps, rescanEvery }: { poll
 			expect({ seed, poll: n, events: got.map(key).sort() }).toEqual({ seed, poll: n, events: expected(before, now).map(key).sort() });
 		}
 		before = now;
+		signersBefore = signersNow;
 	}
 	return report;
 }
@@ -183,5 +265,17 @@ describe('eSign Status Trigger: seeded simulation', () => {
 	test.each([7, 31337])('seed %i, with draft⇄sent moves: exactly once, and the truth at every rescan', async (seed) => {
 		const report = await simulate(seed, { polls: 80, allowSwaps: true, rescanEvery: 5 });
 		expect(report.events).toBeGreaterThan(20);
+	});
+
+	test.each([5, 4242, 777])('seed %i, 2–3 signers per document and signer events: every signer move exactly once, within budget', async (seed) => {
+		const report = await simulate(seed, { polls: 80, allowSwaps: false, rescanEvery: 0, signers: true });
+		expect(report.signerEvents).toBeGreaterThan(15);
+		expect(report.multiSigner).toBeGreaterThan(10);
+		expect(report.events).toBeGreaterThan(20);
+	});
+
+	test.each([99])('seed %i, signer events with draft⇄sent moves and rescans: signer moves exactly once', async (seed) => {
+		const report = await simulate(seed, { polls: 60, allowSwaps: true, rescanEvery: 5, signers: true });
+		expect(report.signerEvents).toBeGreaterThan(10);
 	});
 });

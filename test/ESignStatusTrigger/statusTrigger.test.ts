@@ -2,6 +2,7 @@
 // HTTP; the static data is carried from poll to poll the way n8n stores it.
 import type { Json, PollRun } from '../support';
 import { api, clearLog, control, credentialsFor, harness, hostile, requestLog, useSandbox } from '../support';
+import { poller as makePoller } from './poller';
 
 const sb = useSandbox();
 
@@ -13,23 +14,7 @@ async function signerToken(documentId: string): Promise<string> {
 	return signers[0].token;
 }
 
-/** A poller that keeps the static data between polls, like an active workflow. */
-function poller(parameters: Json = { events: ['*', 'document.created'] }) {
-	let staticData: unknown;
-	return {
-		async poll(extra: Json = {}): Promise<PollRun> {
-			const run = await harness.runPoll({ parameters: { ...parameters, ...extra }, credentials: credentialsFor(sb), staticData });
-			if (!run.error) staticData = run.staticData;
-			return run;
-		},
-		get staticData(): Json {
-			return staticData;
-		},
-		set staticData(value: Json) {
-			staticData = value;
-		},
-	};
-}
+const poller = (parameters?: Json) => makePoller(sb, parameters);
 
 /** The API requests since the last clearLog, as "METHOD /path?query" (query as sent). */
 const requestLines = async (): Promise<string[]> =>

@@ -98,7 +98,7 @@ describe('the bound on tracked documents', () => {
 		const open = new Map<string, OpenStatus>();
 		// Inserted out of order, so "oldest" has to mean the lowest id, not the first inserted.
 		for (let id = MAX_TRACKED + 5; id >= 1; id--) open.set(String(id), id % 2 ? 'sent' : 'draft');
-		expect(boundTracked(open)).toBe(5);
+		expect(boundTracked({ ...sampleState(), open })).toBe(5);
 		expect(open.size).toBe(MAX_TRACKED);
 		for (const id of ['1', '2', '3', '4', '5']) expect(open.has(id)).toBe(false);
 		expect(open.has('6')).toBe(true);
@@ -107,13 +107,13 @@ describe('the bound on tracked documents', () => {
 
 	test('at or under the bound nothing is dropped', () => {
 		const open = new Map<string, OpenStatus>(Array.from({ length: MAX_TRACKED }, (_, i) => [String(i + 1), 'draft']));
-		expect(boundTracked(open)).toBe(0);
+		expect(boundTracked({ ...sampleState(), open })).toBe(0);
 		expect(open.size).toBe(MAX_TRACKED);
 	});
 
 	test('a bounded state is stored and read back', () => {
 		const open = new Map<string, OpenStatus>(Array.from({ length: MAX_TRACKED + 1 }, (_, i) => [String(i + 1), 'viewed']));
-		boundTracked(open);
+		boundTracked({ ...sampleState(), open });
 		const data: IDataObject = {};
 		writeState(data, { ...sampleState(), open });
 		expect(readState(data).state?.open.size).toBe(MAX_TRACKED);

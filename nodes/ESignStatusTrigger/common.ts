@@ -1,0 +1,64 @@
+import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+
+import { downloadDocument, downloadErrorText } from '../shared/documentFile';
+import type { ESignRequestOptions, Expectation } from '../shared/transport';
+import { eSignApiGetIfFound } from '../shared/transport';
+import type { ReadDocument } from './signers';
+
+/** A poll ends on a 429 instead of waiting: the next poll picks up from the last good state. */
+export const POLL_REQUEST: ESignRequestOptions = { maxRateLimitWait: 0, timeout: 30 };
+
+export const NEW_DOCUMENT = 'document.created';
+export const ANY_CHANGE = '*';
+
+export interface PollOptions {
+	search?: string;
+	statusScope?: string[];
+	emitExisting?: boolean;
+	rescanEvery?: number;
+	downloadDocument?: boolean;
+	binaryPropertyName?: string;
+}
+
+function titleMatches(doc: IDataObject, search: string): boolean {
+	return !search || String(doc.title ?? '').toLowerCase().includes(search.toLowerCase());
+}
+
+const hasSigners = (doc: IDataObject) =>
+	Array.isArray(doc.signers) && doc.signers.every((s) => typeof s === 'object' && s !== null && !Array.isArray(s));
+
+/**
+ * GET /documents/{id}; undefined when deleted, or renamed out of the search (no longer watched). By default
+ * its signers must be there: the one read that says who viewed, signed or declined. Readers sharing `seen`
+ * (the answers of this poll) read a document once: detection's read by id also serves the signer read.
+ */
+export function documentReader(
+	context: IPollFunctions,
+	search: string,
+	expect: Expectation = ['signers[]'],
+	seen?: Map<string, IDataObject>,
+): ReadDocument {
+	return async (id: string) => {
+		let doc = seen?.get(id);
+		if (!doc || (expect !== 'object' && !hasSigners(doc))) {
+			doc = (await eSignApiGetIfFound.call(context, `/documents/${id}`, { ...POLL_REQUEST, expect })) as IDataObject | undefined;
+			if (doc) seen?.set(id, doc);
+		}
+		return doc && titleMatches(doc, search) ? doc : undefined;
+	};
+}
+
+export async function attachFiles(this: IPollFunctions, items: INodeExecutionData[], options: PollOptions): Promise<void> {
+	if (options.downloadDocument !== true) return;
+	const property = options.binaryPropertyName?.trim() || 'data';
+	for (const item of items) {
+		const doc = item.json.document as IDataObject;
+		if (item.json.event !== 'document.completed') continue;
+		try {
+			const file = await downloadDocument.call(this, String(doc.id), { ...POLL_REQUEST, maxRateLimitWait: 5 });
+			item.binary = { [property]: file.binary };
+		} catch (error) {
+			item.json.downloadError = downloadErrorText(error);
+		}
+	}
+}
