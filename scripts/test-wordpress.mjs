@@ -21,7 +21,7 @@ import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import { ROOT, buildAndPack, ensureRuntime, npmEnv, run } from './lib/runtime.mjs';
-import { STATUS_TRIGGER_WORKFLOW_ID, TRIGGER_WORKFLOW_ID, credentialData, isManual, readExamples, secs, siteClient } from './lib/esign.mjs';
+import { STATUS_TRIGGER_WORKFLOW_ID, TRIGGER_WORKFLOW_ID, credRef, credentialData, isManual, readExamples, secs, siteClient } from './lib/esign.mjs';
 import { assert, createChecks, createLifecycle } from './lib/expectations.mjs';
 import { credentialTests, exampleRun, forgedRefused, pollingFiresOnce, signersPolledOnce, signingFiresOnce } from './lib/checks.mjs';
 import { createInstance } from './lib/instance.mjs';
@@ -223,8 +223,13 @@ async function main() {
 		return `without Basic auth: "${without.message.slice(0, 80)}…"`;
 	});
 	await runExamples(`${tag} [behind the front]`, n8n, fronted, credential.id);
+	// A fresh copy of the polling example: the original's stored state belongs to the site before its resets.
+	const polled = readExamples().find(({ workflow }) => workflow.id === STATUS_TRIGGER_WORKFLOW_ID).workflow;
+	const copy = { ...polled, id: 'esignFrontPolled', name: `${polled.name} (behind the front)`, active: false };
+	copy.nodes = polled.nodes.map((n) => (n.credentials ? { ...n, credentials: credRef(credential.id) } : n));
+	await n8n.import(copy);
 	await check(`${tag} [behind the front] polling example: a document signed between polls gives exactly one execution (the cached /stats does not hide it)`, () =>
-		pollingFiresOnce(n8n, fronted, () => signOnPage(fronted, 'Polled behind the front')).finally(() => n8n.deactivate(STATUS_TRIGGER_WORKFLOW_ID).catch(() => {})),
+		pollingFiresOnce(n8n, fronted, () => signOnPage(fronted, 'Polled behind the front'), copy.id).finally(() => n8n.deactivate(copy.id).catch(() => {})),
 	);
 }
 

@@ -92,18 +92,18 @@ export async function waitForPoll(site, count, timeoutMs = 150000) {
  * document signed after it (sign() resolves { docId }) gives exactly one execution with the signed PDF, and
  * the next poll none. Stays active (the caller deactivates it).
  */
-export async function pollingFiresOnce(n8n, site, sign) {
+export async function pollingFiresOnce(n8n, site, sign, workflowId = STATUS_TRIGGER_WORKFLOW_ID) {
 	await site.control('DELETE', '/requests');
 	const activatedAt = Date.now();
-	await n8n.activate(STATUS_TRIGGER_WORKFLOW_ID);
+	await n8n.activate(workflowId);
 	await waitForPoll(site, 0);
 	const firstPollAfter = Date.now() - activatedAt;
-	assert((await n8n.executions(STATUS_TRIGGER_WORKFLOW_ID)).length === 0, 'the first poll started an execution');
+	assert((await n8n.executions(workflowId)).length === 0, 'the first poll started an execution');
 	const { docId } = await sign();
-	await n8n.waitForExecutions(STATUS_TRIGGER_WORKFLOW_ID, 1, 150000);
+	await n8n.waitForExecutions(workflowId, 1, 150000);
 	const detectedIn = Date.now() - activatedAt;
 	await waitForPoll(site, await statsPolls(site)); // one more poll: nothing new may run
-	const [exec] = await n8n.expectExecutions(STATUS_TRIGGER_WORKFLOW_ID, 1);
+	const [exec] = await n8n.expectExecutions(workflowId, 1);
 	assert(exec.status === 'success', `execution ${exec.id} status ${exec.status}: ${runError(exec)}`);
 	const { json, bin } = assertSignedOutput(exec.data?.resultData?.runData, 'eSign Status Trigger', docId);
 	return `first poll ${secs(firstPollAfter)} after activation; execution ${exec.id} for document ${docId} ${secs(detectedIn)} after it (previousStatus ${json.previousStatus}), binary ${bin.fileName}; the next poll started none`;
