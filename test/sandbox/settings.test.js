@@ -1,8 +1,7 @@
 // The sandbox's webhook settings page (/__sandbox/settings) over HTTP, with a receiver that checks signatures the
 // way the eSign Trigger does. JavaScript because the receiver needs node:http and node:crypto.
 const crypto = require('node:crypto');
-const http = require('node:http');
-const { control, createSandbox, makeDraft } = require('../support');
+const { control, createSandbox, makeDraft, startRecorder } = require('../support');
 
 let sb;
 let receiver;
@@ -23,26 +22,13 @@ const hmac = (secret, raw) => `sha256=${crypto.createHmac('sha256', secret).upda
 
 /** Answers 200 when X-ESIGN-Signature is the HMAC-SHA256 of the raw body with the secret, else 401. */
 async function startVerifyingReceiver(secret) {
-	const requests = [];
-	const server = http.createServer((req, res) => {
-		const chunks = [];
-		req.on('data', (c) => chunks.push(c));
-		req.on('end', () => {
-			const raw = Buffer.concat(chunks);
-			const given = Buffer.from(String(req.headers['x-esign-signature'] ?? ''));
-			const expected = Buffer.from(hmac(secret(), raw));
-			const valid = given.length === expected.length && crypto.timingSafeEqual(given, expected);
-			requests.push({ raw, headers: req.headers, valid });
-			res.writeHead(valid ? 200 : 401, { 'Content-Type': 'application/json' });
-			res.end(JSON.stringify(valid ? { message: 'Workflow was started' } : { code: 'invalid_signature' }));
-		});
+	const receiver = await startRecorder(({ raw, headers }) => {
+		const given = Buffer.from(String(headers['x-esign-signature'] ?? ''));
+		const expected = Buffer.from(hmac(secret(), raw));
+		const valid = given.length === expected.length && crypto.timingSafeEqual(given, expected);
+		return { status: valid ? 200 : 401, body: valid ? { message: 'Workflow was started' } : { code: 'invalid_signature' }, record: { valid } };
 	});
-	await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-	return {
-		url: `http://127.0.0.1:${server.address().port}/webhook/abc/esign`,
-		requests,
-		close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
-	};
+	return { ...receiver, url: `${receiver.url}/webhook/abc/esign` };
 }
 
 /** Posts a form as a browser does (urlencoded, redirects not followed). */

@@ -144,9 +144,18 @@ export function startSiteWithoutPageHeaders(
 	total: number,
 	keysFrom: Sandbox,
 ): Promise<{ site: Sandbox; pages: number[]; close(): Promise<void> }>;
-export function startRecorder(): Promise<{
+export interface RecordedRequest {
+	method: string;
 	url: string;
-	requests: Array<{ method: string; url: string; headers: Record<string, string>; body: string; raw: Buffer }>;
+	headers: Record<string, string>;
+	body: string;
+	raw: Buffer;
+}
+export function startRecorder(
+	answer?: (request: RecordedRequest) => { status: number; body: unknown; record?: Record<string, unknown> },
+): Promise<{
+	url: string;
+	requests: Array<RecordedRequest & Record<string, unknown>>;
 	close(): Promise<void>;
 }>;
 

@@ -159,20 +159,25 @@ async function requestLines(sb) {
 	return (await requestLog(sb)).map((r) => `${r.method} ${r.path.replace('/wp-json/esign/v1', '')}`);
 }
 
+const WILLING_API = () => ({ status: 200, body: { id: '1', title: 'Captured', status: 'draft', sent: true, total: 0, content: '', reminded: [], deleted: true } });
+
 /**
- * Another origin that records every request it receives (method, url, headers) and answers like a
- * willing eSign API would, so a client that followed a redirect there would "succeed".
+ * Another origin that records every request it receives (method, url, headers, raw body) and answers with
+ * `answer(entry)` → {status, body, extra fields to record}; by default like a willing eSign API would, so a
+ * client that followed a redirect there would "succeed".
  */
-async function startRecorder() {
+async function startRecorder(answer = WILLING_API) {
 	const requests = [];
 	const server = http.createServer((req, res) => {
 		const chunks = [];
 		req.on('data', (c) => chunks.push(c));
 		req.on('end', () => {
 			const raw = Buffer.concat(chunks);
-			requests.push({ method: req.method, url: req.url, headers: { ...req.headers }, body: raw.toString('utf8'), raw });
-			const body = JSON.stringify({ id: '1', title: 'Captured', status: 'draft', sent: true, total: 0, content: '', reminded: [], deleted: true });
-			res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
+			const entry = { method: req.method, url: req.url, headers: { ...req.headers }, body: raw.toString('utf8'), raw };
+			const { status, body: answerBody, record = {} } = answer(entry);
+			requests.push({ ...entry, ...record });
+			const body = JSON.stringify(answerBody);
+			res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
 			res.end(body);
 		});
 	});
