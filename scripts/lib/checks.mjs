@@ -136,7 +136,7 @@ export async function twoSignerDocument(site, title) {
 	return { docId, signers: tokens.map((s) => ({ id: String(s.id), token: s.token })) };
 }
 
-/** The site's requests per poll since the log was cleared, each poll starting at its GET /stats. */
+/** The site's API requests since the log was cleared, counted from one GET /stats (a poll's first) to the next: anything else running against the site counts too. */
 async function requestsPerPoll(site) {
 	const polls = [];
 	for (const r of await site.control('GET', '/requests')) {
@@ -174,7 +174,7 @@ export async function signersPolledOnce(n8n, site, credentialId) {
 		assert(JSON.stringify(itemsOf(second)) === JSON.stringify(want2), `second execution: ${JSON.stringify(itemsOf(second))}, expected ${JSON.stringify(want2)}`);
 		const signer = nodeOutput(first.data?.resultData?.runData, 'eSign Status Trigger')[0].json.signer;
 		assert(signer.email === 'gail@example.org' && signer.status === 'signed' && signer.signed_at, `signer: ${JSON.stringify(signer)}`);
-		return `executions ${first.id} (${want1.join('; ')}) and ${second.id} (${want2.join('; ')}); the next poll started none; requests per poll: ${(await requestsPerPoll(site)).join(', ')}`;
+		return `executions ${first.id} (${want1.join('; ')}) and ${second.id} (${want2.join('; ')}); the next poll started none; site requests from each GET /stats to the next: ${(await requestsPerPoll(site)).join(', ')}`;
 	} finally {
 		await n8n.deactivate(SIGNER_POLL_WORKFLOW_ID).catch(() => {});
 	}
