@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { blank } from '../../shared/transport/answer';
 import { siteAccess } from '../../shared/transport/credentials';
 
 /** Fields of the node's errors that say more about a failure; copied to error items as they are. */
@@ -60,13 +61,11 @@ function summaryOf(error: NodeError, status: number | undefined, parameter: stri
 }
 
 /** Blanks the credential's own values out of every text of the answer, however they got in. */
-function blank(value: unknown, secrets: string[]): unknown {
-	if (typeof value === 'string') {
-		return secrets.reduce((text, secret) => (secret.length >= 4 ? text.split(secret).join('***') : text), value);
-	}
-	if (Array.isArray(value)) return value.map((entry) => blank(entry, secrets));
+function blankAll(value: unknown, secrets: string[]): unknown {
+	if (typeof value === 'string') return blank(value, secrets);
+	if (Array.isArray(value)) return value.map((entry) => blankAll(entry, secrets));
 	if (value && typeof value === 'object') {
-		return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, blank(entry, secrets)]));
+		return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, blankAll(entry, secrets)]));
 	}
 	return value;
 }
@@ -98,5 +97,5 @@ export async function toolErrorAnswer(this: IExecuteFunctions, error: NodeError,
 	} catch {
 		// No readable credential: then no request carried one either, so there is nothing to blank.
 	}
-	return blank(answer, secrets) as IDataObject;
+	return blankAll(answer, secrets) as IDataObject;
 }
