@@ -1,23 +1,20 @@
 #!/usr/bin/env node
-// `npm run test:e2e`: the package in real n8n, headless, for n8n 2.41.1 and then 1.123.81.
-// Per line: fresh user folder with the packed package installed as a community package, the sandbox
-// and n8n on free 127.0.0.1 ports; node/credential types loaded, every example imported and run with
-// `n8n execute` (checked against the sandbox's request log), the trigger example fired by a real signed
-// document.completed, a forged delivery refused, the polling example (also across a restart), the polling
-// trigger's signer events, the credential test; on 2.x the README screenshots.
-// Prints PASS/FAIL per check and ends with the line `N passed, M failed`; exits 1 on any failure.
+// `npm run test:e2e`: the package in real n8n, headless, for n8n 2.41.1 and then 1.123.81, each with the sandbox and
+// a fresh user folder: types loaded, the examples run, both triggers fired by real signings (also across a restart),
+// forgeries and repeats refused, the credential test, misbehaving and fronted sites, the eSign Tool under n8n's AI
+// Agent with a scripted model (test/support/scriptedModel.mjs), and on 2.x the README screenshots.
 // Env: E2E_LINES=2,1 (which lines, in order), E2E_KEEP=1 (keep the temporary user folders),
 //      E2E_SCREENSHOTS=0 (skip screenshots), E2E_TIMEOUT_MIN=30 (watchdog after the runtime install).
 import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
-import { LINES, RUNTIME_ROOT, ROOT, buildAndPack, ensureRuntime } from './lib/runtime.mjs';
-import { CREDENTIAL, NODE_TYPES, STATUS_TRIGGER_WORKFLOW_ID, TRIGGER_WORKFLOW_ID, chain, credRef, credentialData, isManual, manual, node, readExamples, sandboxModule, sandboxSite, secs } from './lib/esign.mjs';
-import { assert, createChecks, createLifecycle, nodeOutput, runError } from './lib/expectations.mjs';
-import { credentialTests, exampleRun, forgedRefused, pollingFiresOnce, signersPolledOnce, signingFiresOnce, statsPolls, twoSignerDocument, waitForPoll } from './lib/checks.mjs';
+import { LINES, RUNTIME_ROOT, ROOT, ensureRuntime } from './lib/runtime.mjs';
+import { CREDENTIAL, NODE_TYPES, STATUS_TRIGGER_WORKFLOW_ID, TRIGGER_WORKFLOW_ID, chain, credRef, credentialData, manual, node, readExamples, sandboxModule, sandboxSite, secs } from './lib/esign.mjs';
+import { assert, nodeOutput, runError, testScript } from './lib/expectations.mjs';
+import { credentialTests, examplesRun, pollingFiresOnce, signersPolledOnce, nextPoll, sentDocument, statsPolls, triggerFires } from './lib/checks.mjs';
 import { createInstance } from './lib/instance.mjs';
 import { ensureChromium, takeScreenshots } from './lib/screenshots.mjs';
+import { callTools, reply, startScriptedModel, toolAnswers } from '../test/support/scriptedModel.mjs';
 
 const ORDER = (process.env.E2E_LINES || '2,1').split(',').map((s) => s.trim()).filter(Boolean);
 const KEEP = process.env.E2E_KEEP === '1';
@@ -26,11 +23,12 @@ const TIMEOUT_MIN = Number(process.env.E2E_TIMEOUT_MIN || 30);
 const LOG_DIR = path.join(RUNTIME_ROOT, 'e2e-logs');
 const DOCS_DIR = path.join(ROOT, 'docs');
 const WEBHOOK_ID = '7b0f3c2e-5d1a-4c3e-9a44-0e5a1c2d3e4f';
+const TOOL_TYPE = `${NODE_TYPES.action}Tool`;
+const FIND_TOOL = 'Find documents'; // the model sees it as Find_documents
+const REMIND_TOOL = 'Remind signers';
+const toolName = (nodeName) => nodeName.replace(/ /g, '_');
 
-const { counts, check, skip } = createChecks();
-const say = (...a) => console.log('[e2e]', ...a);
-// Everything this run starts is stopped by handle/PID, in reverse order.
-const { cleanups, finish, stopSince } = createLifecycle({ label: 'e2e', say, counts });
+const { counts, check, skip, say, cleanups, stopSince, finish, main, pack } = testScript('e2e');
 
 /** Another origin that records whatever reaches it (a redirect target that must receive nothing). */
 async function startRecorder() {
@@ -53,10 +51,65 @@ const probe = (credentialId) => chain('esignE2eProbeStats', 'eSign e2e probe: st
 
 /** The site's side of a signing: a sent two-signer document, then each signer signs. Resolves { docId }. */
 async function signedDocument(site, title) {
-	const { docId, signers } = await twoSignerDocument(site, title);
+	const { docId, signers } = await sentDocument(site, title);
 	for (const s of signers) await site.control('POST', `/sign/${encodeURIComponent(s.token)}/sign`, {});
 	await site.sb.idle(); // every webhook delivery settled
 	return { docId };
+}
+
+// ---------------------------------------------------------------- the AI agent (step 7)
+
+/**
+ * The model's script. The prompt names the scenario: "Remind … titled <words>" searches by those words
+ * and reminds the one document found; "Remind … document <id>" reminds that id. After the last tool
+ * answer it replies with that answer's summary (or "Done").
+ */
+function script({ messages }) {
+	const prompt = String(messages.find((m) => m.role === 'user')?.content ?? '');
+	const answers = toolAnswers(messages);
+	const byId = /document (\d+)/.exec(prompt);
+	if (byId) {
+		if (!answers.length) return callTools({ name: toolName(REMIND_TOOL), args: { documentId: byId[1] } });
+		const [first] = JSON.parse(answers[0].content);
+		return reply(first?.summary ?? 'Done');
+	}
+	const words = /titled "([^"]+)"/.exec(prompt)?.[1];
+	if (!words) throw new Error(`no scenario in the prompt: ${prompt}`);
+	if (!answers.length) return callTools({ name: toolName(FIND_TOOL), args: { title: words } });
+	if (answers.length === 1) {
+		const found = JSON.parse(answers[0].content);
+		if (found.length !== 1 || found[0].id === undefined) return reply(`I found ${found.length} documents, not one.`);
+		return callTools({ name: toolName(REMIND_TOOL), args: { documentId: String(found[0].id) } });
+	}
+	const [reminded] = JSON.parse(answers[1].content);
+	return reply(reminded?.summary ?? `Reminded ${reminded?.reminded?.length ?? 0} signers.`);
+}
+
+const fromAI = (key, description) => `={{ $fromAI('${key}', '${description}', 'string') }}`;
+
+/** Manual Trigger → AI Agent (the version a new agent gets in that n8n line), with the scripted model and the two eSign Tools. */
+function agentWorkflow(line, id, prompt, { esignId, modelId }) {
+	const nodes = [
+		manual('Start'),
+		node('AI Agent', '@n8n/n8n-nodes-langchain.agent', line === '2' ? 3.1 : 3, { promptType: 'define', text: prompt, options: {} }),
+		node('Scripted model', '@n8n/n8n-nodes-langchain.lmChatOpenAi', 1.3, { model: { __rl: true, mode: 'id', value: 'scripted' }, responsesApiEnabled: false, options: {} }, { credentials: { openAiApi: { id: String(modelId), name: 'Scripted model' } } }),
+		node(FIND_TOOL, TOOL_TYPE, 1, { resource: 'document', operation: 'getMany', returnAll: false, limit: 10, filters: { search: fromAI('title', 'Words from the document title') } }, { credentials: credRef(esignId) }),
+		node(REMIND_TOOL, TOOL_TYPE, 1, { resource: 'document', operation: 'remind', documentId: { __rl: true, mode: 'id', value: fromAI('documentId', 'The document ID (id) from a document search') }, remindTo: 'all' }, { credentials: credRef(esignId) }),
+	];
+	const to = (type) => ({ [type]: [[{ node: 'AI Agent', type, index: 0 }]] });
+	return {
+		id,
+		name: `eSign agent: ${prompt}`,
+		active: false,
+		settings: { executionOrder: 'v1' },
+		nodes,
+		connections: { Start: { main: [[{ node: 'AI Agent', type: 'main', index: 0 }]] }, 'Scripted model': to('ai_languageModel'), [FIND_TOOL]: to('ai_tool'), [REMIND_TOOL]: to('ai_tool') },
+	};
+}
+
+/** The tool descriptions the model was given, by tool name. */
+function toolsGiven(request) {
+	return Object.fromEntries((request?.tools ?? []).map((t) => [t.function?.name, t.function?.description]));
 }
 
 // ---------------------------------------------------------------- one n8n line
@@ -111,33 +164,16 @@ async function runLine(line, tarball) {
 			assert(!missing.length, `not imported: ${missing.join(', ')}`);
 			return `credential "${CREDENTIAL.name}" ${credential.id}`;
 		});
-		for (const { file, workflow } of imported ? examples.filter(({ workflow }) => isManual(workflow)) : []) {
-			await check(`${tag} 2. ${file} runs with n8n execute and makes its API calls`, () =>
-				exampleRun(site, workflow, async () => ({ runData: (await n8n.run(workflow.id)).data.resultData.runData, note: 'success' })),
-			);
-		}
+		if (imported) await examplesRun(check, `${tag} 2.`, n8n, site);
 
 		// 3. Trigger: active, fired by the sandbox's real signed document.completed.
-		let hook;
-		const active = await check(`${tag} 3. trigger workflow active, production webhook registered`, async () => {
-			hook = await n8n.activateTrigger(TRIGGER_WORKFLOW_ID);
-			assert(hook.url === `${n8n.url}/webhook/${WEBHOOK_ID}/esign`, `production URL ${hook.url}`);
-			assert(hook.status === 401, `an unsigned POST got ${hook.status}, expected 401`);
-			await site.control('POST', '/webhooks', { url: hook.url, replace: true });
-			return `${hook.url} (unsigned POST → 401)`;
-		});
-		if (active) {
-			let docId;
-			await check(`${tag} 3. signing a document fires exactly one successful execution with the signed file`, async () => {
-				const fired = await signingFiresOnce(n8n, site, async () => {
-					const before = (await n8n.executions(TRIGGER_WORKFLOW_ID)).length;
-					assert(before === 0, `${before} executions before signing`);
-					return signedDocument(site, 'E2E trigger contract');
-				});
-				docId = fired.docId;
-				return fired.note;
-			});
-			await check(`${tag} 3. a forged delivery gets 401 and starts no execution`, () => forgedRefused(n8n, hook.url, docId));
+		const sign = async () => {
+			const before = (await n8n.executions(TRIGGER_WORKFLOW_ID)).length;
+			assert(before === 0, `${before} executions before signing`);
+			return signedDocument(site, 'E2E trigger contract');
+		};
+		const { hook, docId } = await triggerFires(check, `${tag} 3.`, n8n, site, sign, { url: `${n8n.url}/webhook/${WEBHOOK_ID}/esign` });
+		if (hook) {
 			await check(`${tag} 3. repeating the real signed delivery byte for byte starts no second execution`, async () => {
 				const original = (await site.control('GET', '/webhooks')).deliveries.find((d) => d.event === 'document.completed' && String(JSON.parse(d.body).data?.document_id) === docId);
 				assert(original, 'no document.completed delivery to repeat');
@@ -170,7 +206,7 @@ async function runLine(line, tarball) {
 			await n8n.waitForExecutions(STATUS_TRIGGER_WORKFLOW_ID, 2, 150000).catch((err) => {
 				throw new Error(`${err.message} (${polls} polls before the restart; the state may not have survived)`);
 			});
-			await waitForPoll(site, await statsPolls(site));
+			await nextPoll(site);
 			const list = await n8n.expectExecutions(STATUS_TRIGGER_WORKFLOW_ID, 2);
 			const newest = list.find((e) => !before.some((b) => b.id === e.id));
 			const [item] = nodeOutput(newest.data?.resultData?.runData, 'eSign Status Trigger');
@@ -266,6 +302,55 @@ async function runLine(line, tarball) {
 				});
 			}
 		}
+
+		// 7. The eSign Tool under n8n's AI Agent (3.1 on 2.x, 3 on 1.x) and OpenAI Chat Model 1.3 (Responses API off),
+		// pointed at a scripted OpenAI-compatible model served by this process.
+		const model = await startScriptedModel(script);
+		cleanups.push(() => model.close());
+		const ids = { esignId: credential.id, modelId: (await n8n.ensureCredential({ apiKey: 'sk-scripted-model', url: model.url, header: false }, { name: 'Scripted model', type: 'openAiApi' })).id };
+
+		// The site: a sent lease (two signers) and a draft of another.
+		const lease = { id: (await sentDocument(site, 'Renewal 7 Birch Lane', { people: [['Ann Signer', 'ann@example.org'], ['Bob Signer', 'bob@example.org']], inOrder: false })).docId };
+		const draft = await site.upload(await site.sample('one-page.pdf'), 'Draft NDA');
+
+		const findAndRemind = agentWorkflow(line, 'esignAgentRemind01', 'Remind the signers of the document titled "Birch Lane"', ids);
+		const refused = agentWorkflow(line, 'esignAgentRefuse01', `Remind the signers of document ${draft.id}`, ids);
+		await n8n.import([findAndRemind, refused]);
+
+		await check(`${tag} 7. AI agent: it finds a document by title and reminds its signers`, async () => {
+			await site.control('DELETE', '/requests');
+			const before = model.requests.length;
+			const data = await n8n.run(findAndRemind.id);
+			const requests = model.requests.slice(before);
+			const heard = JSON.stringify(toolAnswers(requests.at(-1)?.messages ?? [])).slice(0, 800);
+			assert(requests.length === 3, `the model was asked ${requests.length} times, expected 3 (search, remind, reply); the tool answers it had: ${heard}`);
+			const given = toolsGiven(requests[0]);
+			assert(/^Searches eSign documents/.test(given[toolName(FIND_TOOL)] ?? ''), `the search tool was described as ${JSON.stringify(given[toolName(FIND_TOOL)])}`);
+			assert(/Needs the document ID of a sent or viewed document\. If you only know its title, get the ID first with a document search/.test(given[toolName(REMIND_TOOL)] ?? ''), `the remind tool was described as ${JSON.stringify(given[toolName(REMIND_TOOL)])}`);
+			const calls = (await site.control('GET', '/requests')).map((r) => `${r.method} ${r.path.replace(/^\/wp-json\/esign\/v1/, '')}${r.query?.search ? `?search=${r.query.search}` : ''} ${r.status}`);
+			assert(JSON.stringify(calls) === JSON.stringify([`GET /documents?search=Birch Lane 200`, `POST /documents/${lease.id}/remind 200`]), `site calls: ${JSON.stringify(calls)}`);
+			const reminders = (await site.control('GET', `/outbox?document_id=${lease.id}`)).filter((m) => m.kind === 'reminder').map((m) => m.to).sort();
+			assert(JSON.stringify(reminders) === JSON.stringify(['ann@example.org', 'bob@example.org']), `reminders sent to ${JSON.stringify(reminders)}`);
+			const [out] = nodeOutput(data.data.resultData.runData, 'AI Agent');
+			return `site: ${calls.join(', ')}; reminders to ${reminders.join(', ')}; agent: "${String(out?.json?.output).slice(0, 80)}"`;
+		});
+
+		await check(`${tag} 7. AI agent: the site refuses (remind on a draft) and the refusal reaches the model`, async () => {
+			const before = model.requests.length;
+			const data = await n8n.run(refused.id);
+			const requests = model.requests.slice(before);
+			assert(requests.length === 2, `the model was asked ${requests.length} times, expected 2 (remind, reply)`);
+			const [answer] = toolAnswers(requests[1].messages);
+			assert(answer?.name === toolName(REMIND_TOOL), `tool answer from ${answer?.name}`);
+			const text = answer.content;
+			for (const part of ['invalid_state', `Only sent or viewed documents can be reminded; this document is draft.`, '"httpStatus":400', '"summary":"The eSign site refused the request (HTTP 400, code invalid_state)']) {
+				assert(text.includes(part), `the tool message lacks ${part}: ${text.slice(0, 600)}`);
+			}
+			for (const secret of [sb.keys.admin.key, sb.keys.admin.secret, sb.webhookSecret]) assert(!text.includes(secret), 'the tool message contains a credential value');
+			const [out] = nodeOutput(data.data.resultData.runData, 'AI Agent');
+			assert(String(out?.json?.output).includes('invalid_state'), `the agent's reply: ${JSON.stringify(out?.json ?? null).slice(0, 300)}`);
+			return `tool message (${text.length} chars): ${text.slice(0, 160)}…`;
+		});
 	} catch (err) {
 		// Setup outside a check failed (sandbox, owner, API key): count it and go on.
 		counts.failed++;
@@ -278,7 +363,7 @@ async function runLine(line, tarball) {
 
 // ---------------------------------------------------------------- main
 
-async function main() {
+main(async () => {
 	for (const line of ORDER) if (!LINES[line]) throw new Error(`E2E_LINES: unknown line ${line}`);
 	// First run on a fresh clone: installs both runtimes (~8 min); later runs reuse them.
 	for (const line of ORDER) await ensureRuntime(line);
@@ -288,21 +373,10 @@ async function main() {
 		finish(1);
 	}, TIMEOUT_MIN * 60000);
 	watchdog.unref();
-
-	const packDir = fs.mkdtempSync(path.join(os.tmpdir(), 'esign-e2e-pack-'));
-	cleanups.push(() => fs.rmSync(packDir, { recursive: true, force: true }));
-	let tarball;
-	const built = await check('build and pack n8n-nodes-esign', async () => path.basename((tarball = await buildAndPack(packDir))));
-	if (!built) return;
+	const tarball = await pack();
+	if (!tarball) return;
 	for (const line of ORDER) await runLine(line, tarball).catch((err) => {
 		counts.failed++;
 		console.log(`FAIL [n8n ${LINES[line].version}] setup: ${err.stack || err}`);
 	});
-}
-
-main()
-	.catch((err) => {
-		counts.failed++;
-		console.log(`FAIL e2e: ${err.stack || err}`);
-	})
-	.finally(() => finish());
+});

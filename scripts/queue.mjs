@@ -1,22 +1,17 @@
 #!/usr/bin/env node
-// `npm run test:queue`: the package in n8n 2.41.1 queue mode — one main, two workers (`n8n worker`) and one
-// webhook processor (`n8n webhook`), EXECUTIONS_MODE=queue, a throwaway PostgreSQL and Redis from Debian's
-// packages (installed with apt-get when missing, as root), everything on 127.0.0.1 and free ports, the
-// packed package installed once as a community package in the user folder every process loads.
-// Checks: every manual example runs on a worker with the same API calls as in single mode; 200 distinct
-// signed deliveries sent at once to the webhook processor give exactly 200 executions; 50 forgeries get
-// 401 and none; 50 repeats of an accepted body across main and webhook processor give none; and the
-// throughput of queue mode against single mode, measured in the same run. Prints `N passed, M failed` last.
+// `npm run test:queue`: the package in n8n 2.41.1 queue mode (one main, two workers, one webhook processor, a
+// throwaway PostgreSQL and Redis from Debian's packages): the examples on workers, 200 signed deliveries at once,
+// forgeries, repeats across processes, and throughput against single mode. README → Queue mode says what and why.
 // Env: QUEUE_EVENTS=200 (distinct deliveries), QUEUE_KEEP=1 (keep the temporary folder and logs),
 //      QUEUE_N8N_ENV='{"N8N_…":"…"}' (more n8n settings for every n8n process, e.g. to measure one).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { LINES, ROOT, RUNTIME_ROOT, buildAndPack, ensureRuntime, sleep } from './lib/runtime.mjs';
-import { CREDENTIAL, TRIGGER_WORKFLOW_ID, chain, credRef, credentialData, isManual, node, readExamples, sandboxControl, sandboxModule, sandboxSite, secs, signature, waitForWebhook } from './lib/esign.mjs';
-import { assert, createChecks, createLifecycle, nodeOutput, runError } from './lib/expectations.mjs';
-import { exampleRun } from './lib/checks.mjs';
+import { LINES, ROOT, RUNTIME_ROOT, ensureRuntime, sleep } from './lib/runtime.mjs';
+import { CREDENTIAL, TRIGGER_WORKFLOW_ID, chain, credRef, credentialData, node, readExamples, sandboxControl, sandboxModule, sandboxSite, secs, signature, waitForWebhook } from './lib/esign.mjs';
+import { assert, nodeOutput, runError, testScript } from './lib/expectations.mjs';
+import { examplesRun } from './lib/checks.mjs';
 import { createInstance, isDone } from './lib/instance.mjs';
 import { ensureDebianPackages, postgresBinDir, serviceTempDir, startPostgres, startRedis } from './lib/services.mjs';
 
@@ -28,10 +23,7 @@ const KEEP = process.env.QUEUE_KEEP === '1';
 const N8N_EXTRA_ENV = JSON.parse(process.env.QUEUE_N8N_ENV || '{}');
 const LOG_DIR = path.join(RUNTIME_ROOT, 'queue-logs');
 
-const { counts, check, skip } = createChecks();
-const say = (...a) => console.log('[queue]', ...a);
-// Everything this script started, stopped in reverse order (and only that).
-const { cleanups, finish, stopSince } = createLifecycle({ label: 'queue', say, counts });
+const { counts, check, skip, say, cleanups, stopSince, main, pack } = testScript('queue');
 
 /**
  * Delivers signed document.completed events through the sandbox, all at once; returns the deliveries
@@ -127,27 +119,26 @@ async function queueMode(tarball, sb) {
 	const credential = await n8n.ensureCredential(credentialData(sb));
 	await n8n.importExamples(site, credential.id);
 
-	// ---- actions: every manual example, on a worker, same calls as in single mode
-	const ranOn = (executionId) => workers.findIndex((w) => w.log().includes(`Worker started execution ${executionId} `));
-	for (const { file, workflow } of readExamples().filter(({ workflow }) => isManual(workflow))) {
-		await check(`actions: ${file} runs on a worker and makes the same API calls as in single mode`, () =>
-			exampleRun(site, workflow, async () => {
-				const trigger = workflow.nodes.find((n) => n.type === 'n8n-nodes-base.manualTrigger');
-				// n8n's public API has no "run workflow" endpoint: this is the editor's own Execute Workflow call.
-				const executionId = String((await n8n.rest('POST', `/rest/workflows/${workflow.id}/run`, { triggerToStartFrom: { name: trigger.name } }))?.executionId ?? '');
-				assert(executionId, `no execution id for ${workflow.id}`);
-				const deadline = Date.now() + 60000;
-				let exec;
-				while (!(exec = await n8n.api('GET', `/executions/${executionId}?includeData=true`).catch(() => undefined)) || !isDone(exec)) {
-					assert(Date.now() < deadline, `execution ${executionId} not finished within 60 s`);
-					await sleep(300);
-				}
-				assert(exec.status === 'success', `status ${exec.status}: ${runError(exec)}`);
-				assert(ranOn(executionId) >= 0, `no worker log says it started execution ${executionId}`);
-				return { runData: exec.data.resultData.runData, note: `execution ${executionId} on worker ${ranOn(executionId) + 1}` };
-			}),
-		);
-	}
+	// ---- actions: every manual example, on a worker, the same calls as in single mode
+	await examplesRun(check, 'actions:', n8n, site, {
+		how: 'runs on a worker',
+		async run(workflow) {
+			const trigger = workflow.nodes.find((n) => n.type === 'n8n-nodes-base.manualTrigger');
+			// n8n's public API has no "run workflow" endpoint: this is the editor's own Execute Workflow call.
+			const executionId = String((await n8n.rest('POST', `/rest/workflows/${workflow.id}/run`, { triggerToStartFrom: { name: trigger.name } }))?.executionId ?? '');
+			assert(executionId, `no execution id for ${workflow.id}`);
+			const deadline = Date.now() + 60000;
+			let exec;
+			while (!(exec = await n8n.api('GET', `/executions/${executionId}?includeData=true`).catch(() => undefined)) || !isDone(exec)) {
+				assert(Date.now() < deadline, `execution ${executionId} not finished within 60 s`);
+				await sleep(300);
+			}
+			assert(exec.status === 'success', `status ${exec.status}: ${runError(exec)}`);
+			const worker = workers.findIndex((w) => w.log().includes(`Worker started execution ${executionId} `));
+			assert(worker >= 0, `no worker log says it started execution ${executionId}`);
+			return { runData: exec.data.resultData.runData, note: `execution ${executionId} on worker ${worker + 1}` };
+		},
+	});
 
 	// ---- trigger: deliveries to the webhook processor
 	const onWebhookProcessor = async (id) => {
@@ -273,7 +264,7 @@ async function singleMode(tarball, sb) {
 
 // ---------------------------------------------------------------- main
 
-async function main() {
+main(async () => {
 	say(`n8n ${LINES['2'].version} in queue mode; ${os.cpus().length} cores`);
 	await check('PostgreSQL and Redis installed (Debian packages)', async () => {
 		const needs = [{ command: 'redis-server', package: 'redis-server' }, { command: 'postgres', package: 'postgresql', find: postgresBinDir }, { command: 'psql', package: 'postgresql-client' }];
@@ -282,9 +273,8 @@ async function main() {
 	});
 	if (counts.failed) return;
 	await ensureRuntime('2');
-	const packDir = fs.mkdtempSync(path.join(os.tmpdir(), 'esign-queue-pack-'));
-	cleanups.push(() => fs.rmSync(packDir, { recursive: true, force: true }));
-	const tarball = await buildAndPack(packDir);
+	const tarball = await pack();
+	if (!tarball) return;
 	const { createSandbox } = sandboxModule();
 	const sb = await createSandbox({ port: 0, host: '127.0.0.1', rateLimits: false });
 	cleanups.push(() => sb.close());
@@ -299,29 +289,15 @@ async function main() {
 	await check(`throughput: ${EVENTS} deliveries, queue mode ÷ single mode (same run, same machine; a measurement, not a goal)`, async () => {
 		const single = await singleMode(tarball, sb);
 		const ratio = queue.rate.perSecond / single.perSecond;
+		const figures = (r, more) => ({ executionsPerSecond: r.perSecond, seconds: r.seconds, ...more, answerMs: r.times });
 		const result = {
-			date: new Date().toISOString(),
-			n8n: LINES['2'].version,
-			machine: `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB`,
-			events: EVENTS,
-			n8nEnv: N8N_EXTRA_ENV,
-			queue: { executionsPerSecond: queue.rate.perSecond, seconds: queue.rate.seconds, workers: 2, answerMs: queue.rate.times },
-			single: { executionsPerSecond: single.perSecond, seconds: single.seconds, answerMs: single.times },
-			singleTriggerAloneDefaults: { executionsPerSecond: single.triggerAlone.perSecond, answerMs: single.triggerAlone.times },
-			singleN8nWebhookNode: { executionsPerSecond: single.webhookNode.perSecond, answerMs: single.webhookNode.times },
-			ratio,
-			staticDataHashesKeptAfterConcurrentDeliveries: queue.kept,
+			...{ date: new Date().toISOString(), n8n: LINES['2'].version, machine: `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB`, events: EVENTS, n8nEnv: N8N_EXTRA_ENV },
+			...{ queue: figures(queue.rate, { workers: 2 }), single: figures(single), singleTriggerAloneDefaults: figures(single.triggerAlone), singleN8nWebhookNode: figures(single.webhookNode) },
+			...{ ratio, staticDataHashesKeptAfterConcurrentDeliveries: queue.kept },
 		};
 		const out = path.join(ROOT, 'bench', 'results', `queue-${result.date.replace(/[:.]/g, '-')}.json`);
 		fs.mkdirSync(path.dirname(out), { recursive: true });
 		fs.writeFileSync(out, JSON.stringify(result, null, 2) + '\n');
 		return `queue ${queue.rate.perSecond.toFixed(1)}/s (${secs(queue.rate.seconds * 1000)}) ÷ single ${single.perSecond.toFixed(1)}/s (${secs(single.seconds * 1000)}) = ${ratio.toFixed(2)}×; single-mode ${fmtTimes(single.times)}; single mode, eSign Trigger alone with default options: ${single.triggerAlone.perSecond.toFixed(1)}/s, ${fmtTimes(single.triggerAlone.times)}; n8n's own Webhook node alone: ${single.webhookNode.perSecond.toFixed(1)}/s, ${fmtTimes(single.webhookNode.times)}; ${path.relative(ROOT, out)}`;
 	});
-}
-
-main()
-	.catch((err) => {
-		counts.failed++;
-		console.log(`FAIL queue: ${err.stack || err}`);
-	})
-	.finally(() => finish());
+});

@@ -3,9 +3,9 @@
 // sandbox eSign site, with the owner, the "eSign account" credential and the examples ready.
 // Idempotent: the user folder in .n8n-runtime/start-user keeps the owner, credential and workflows.
 import path from 'node:path';
-import { DEFAULT_OWNER, LINES, RUNTIME_ROOT, ROOT, buildAndPack, ensureRuntime, portIsFree, stopChildren, stopServers } from './lib/runtime.mjs';
+import { LINES, RUNTIME_ROOT, ROOT, buildAndPack, ensureRuntime, portIsFree, stopChildren, stopServers } from './lib/runtime.mjs';
 import { CREDENTIAL, EXAMPLE_SANDBOX_ORIGIN, TRIGGER_WORKFLOW_ID, credentialData, readExamples, sandboxModule, sandboxSite, secs } from './lib/esign.mjs';
-import { createInstance } from './lib/instance.mjs';
+import { DEFAULT_OWNER, createInstance } from './lib/instance.mjs';
 
 const LINE = '2';
 const N8N_PORT = Number(process.env.N8N_PORT || 5678);
@@ -18,60 +18,40 @@ const RESET_SANDBOX = process.argv.includes('--reset-sandbox');
 const say = (...a) => console.log('[start]', ...a);
 const started = Date.now();
 
-// Everything this script starts, stopped in reverse order by the signal handlers (by PID / handle).
+// What this script started, stopped by handle on Ctrl-C, SIGTERM or SIGHUP (a second signal does not wait).
 let n8n = null;
 let sandbox = null;
 let stopping = null;
 let deliveryWatch = null;
-
-async function stopAll(reason) {
-	stopping ??= (async () => {
+const stopAll = (reason) =>
+	(stopping ??= (async () => {
 		if (reason) say(`${reason}: stopping n8n and the sandbox...`);
 		clearInterval(deliveryWatch);
 		await stopChildren(); // an install, build or import still running
-		if (n8n?.main) {
-			const r = await n8n.main.stop().catch((e) => say(`stopping n8n: ${e.message}`));
-			say(`n8n (pid ${n8n.main.pid}) stopped${r ? ` (${r.signal ?? `exit ${r.code}`})` : ''}`);
-		}
+		const r = await n8n?.main?.stop().catch((e) => say(`stopping n8n: ${e.message}`));
+		if (n8n?.main) say(`n8n (pid ${n8n.main.pid}) stopped${r ? ` (${r.signal ?? `exit ${r.code}`})` : ''}`);
 		await stopServers(); // an n8n interrupted while still starting (no handle yet)
-		if (sandbox) {
-			await sandbox.close();
-			say('sandbox stopped');
-		}
-	})();
-	return stopping;
-}
-
-let signals = 0;
+		if (sandbox) await sandbox.close().then(() => say('sandbox stopped'));
+	})());
 for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
 	process.on(sig, () => {
-		signals++;
-		if (signals > 1) {
-			// A second Ctrl-C: do not wait for n8n's graceful shutdown.
-			if (n8n?.main && !n8n.main.exited()) try { process.kill(n8n.main.pid, 'SIGKILL'); } catch { /* gone */ }
+		if (stopping) {
+			try { process.kill(-n8n?.main?.pid, 'SIGKILL'); } catch { /* not started, or gone */ }
 			process.exit(130);
 		}
 		stopAll(sig).then(() => process.exit(sig === 'SIGINT' ? 130 : 143));
 	});
 }
-
-// `npm start` runs this under npm and `sh -c`: when they go (e.g. SIGTERM to npm, whose shell does not
-// pass it on), this process is re-parented; stop what it started instead of leaving n8n orphaned.
+// `npm start` runs this under npm and `sh -c`: when they go (e.g. SIGTERM to npm, whose shell does not pass it on),
+// this process is re-parented; stop what it started instead of leaving n8n orphaned.
 const parentPid = process.ppid;
-setInterval(() => {
-	if (process.ppid !== parentPid && !stopping) stopAll('parent process gone').then(() => process.exit(1));
-}, 1000).unref();
+setInterval(() => process.ppid !== parentPid && stopAll('parent process gone').then(() => process.exit(1)), 1000).unref();
 
-function checkPort(port, what, envName) {
+async function checkPort(port, what, envName) {
 	if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`${envName}=${port} is not a valid port`);
-	return portIsFree(port).then((free) => {
-		if (!free) {
-			throw new Error(
-				`port ${port} on 127.0.0.1 (${what}) is already in use — is another \`npm start\`, n8n or sandbox running? ` +
-					`Stop it, or pick another port: ${envName}=<port> npm start`,
-			);
-		}
-	});
+	if (!(await portIsFree(port))) {
+		throw new Error(`port ${port} on 127.0.0.1 (${what}) is already in use — is another \`npm start\`, n8n or sandbox running? Stop it, or pick another port: ${envName}=<port> npm start`);
+	}
 }
 
 async function main() {

@@ -1,36 +1,22 @@
 #!/usr/bin/env node
-// `npm run test:wordpress`: the package against a real WordPress site (test/wordpress: the eSign API as
-// a WordPress plugin on Debian's WordPress 6.1, PHP 8.2 and MariaDB, default php.ini), in a fresh
-// throwaway folder. It runs:
-//   - the contract suite (test/contract: the API over HTTP and the node through the engine);
-//   - real n8n 2.41.1 executing every Manual-Trigger example against the site;
-//   - the eSign Trigger activated and fired by a real wp_remote_post delivery after a signer signs on the
-//     WordPress signing page, with the signed PDF attached; a forged delivery answered 401;
-//   - the polling example (eSign Status Trigger) activated: a document signed between polls, one execution;
-//   - the polling trigger's signer events: a two-signer document signed one signer at a time;
-//   - then the same site with Plain permalinks: the contract suite and the examples again through
-//     index.php?rest_route=, and the /wp-json/ style refused with a message that names the cause;
-//   - then the site behind a combined front (HTTPS with a self-signed certificate, HTTP Basic auth and a page
-//     cache that keeps GET answers by URL for 10 minutes, ignoring Cache-Control): the examples and the
-//     polling example through it.
-// The site is served by nginx + PHP-FPM with WordPress's documented nginx recipe as it is (strictRecipe).
-// Prints PASS/FAIL per check and ends with the line `N passed, M failed`; exits 1 on any failure.
+// `npm run test:wordpress`: the package against a real WordPress site (test/wordpress: the eSign plugin on Debian's
+// WordPress 6.1, PHP 8.2 and MariaDB, served by nginx + PHP-FPM with WordPress's documented nginx recipe as it is):
+// the contract suite, the examples, both triggers fired by real signings on the WordPress signing page; again with
+// Plain permalinks; again behind HTTPS (self-signed), Basic auth and a URL-keyed page cache. README → Development.
 // Env: WP_KEEP=1 keeps the site and n8n folders.
 import fs from 'node:fs';
 import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
-import { ROOT, buildAndPack, ensureRuntime, npmEnv, run } from './lib/runtime.mjs';
-import { STATUS_TRIGGER_WORKFLOW_ID, TRIGGER_WORKFLOW_ID, credRef, credentialData, isManual, readExamples, secs, siteClient } from './lib/esign.mjs';
-import { assert, createChecks, createLifecycle } from './lib/expectations.mjs';
-import { credentialTests, exampleRun, forgedRefused, pollingFiresOnce, signersPolledOnce, signingFiresOnce } from './lib/checks.mjs';
+import { ROOT, ensureRuntime, npmEnv, run } from './lib/runtime.mjs';
+import { STATUS_TRIGGER_WORKFLOW_ID, credRef, credentialData, readExamples, secs, siteClient } from './lib/esign.mjs';
+import { assert, testScript } from './lib/expectations.mjs';
+import { credentialTests, examplesRun, pollingFiresOnce, sentDocument, signersPolledOnce, triggerFires } from './lib/checks.mjs';
 import { createInstance } from './lib/instance.mjs';
-import { startWordPress } from './lib/wordpress.mjs';
+import { startWordPress } from '../test/wordpress/site.mjs';
 
 const KEEP = process.env.WP_KEEP === '1';
-const say = (...a) => console.log('[wordpress]', ...a);
-const { counts, check } = createChecks();
-const { cleanups, finish } = createLifecycle({ label: 'wordpress', say, counts });
+const { check, say, cleanups, main, pack } = testScript('wordpress');
 
 /**
  * The site in a permalink style (plain: only ?rest_route= is served, through index.php as WordPress's rest_url()
@@ -52,20 +38,9 @@ async function contractSuite(site) {
 	return summary;
 }
 
-/** A draft of contract.pdf with one signer and a signature field, sent: what a user does before signing. */
-async function sentDocument(site, title) {
-	const doc = await site.upload(await site.sample('contract.pdf'), title, 'contract.pdf');
-	const signer = (await site.call('POST', `/documents/${doc.id}/signers`, { json: { name: 'Ann Tenant', email: 'ann@example.org' } })).body;
-	const fields = [{ signer_id: Number(signer.id), field_type: 'signature', page_number: 2, position_x: 72, position_y: 530 }];
-	assert((await site.call('POST', `/documents/${doc.id}/fields`, { json: { fields } })).status === 200, 'fields not saved');
-	const sent = await site.call('POST', `/documents/${doc.id}/send`);
-	assert(sent.body?.sent === true, `send: ${JSON.stringify(sent.body).slice(0, 300)}`);
-	return String(doc.id);
-}
-
 /** The signer's way: open the signing link from the invitation email, then submit the page's Sign form. */
 async function signOnPage(site, title) {
-	const docId = await sentDocument(site, title);
+	const { docId } = await sentDocument(site, title, { people: [['Ann Tenant', 'ann@example.org']] });
 	const mail = (await site.control('GET', `/outbox?document_id=${docId}`)).find((m) => m.kind === 'invitation');
 	assert(mail?.signing_url, `no invitation with a signing link for document ${docId}`);
 	const page = await fetch(mail.signing_url);
@@ -91,39 +66,12 @@ async function runExamples(tag, n8n, site, credentialId) {
 	await site.control('POST', '/rate-limits', { enabled: false });
 	await site.control('POST', '/reset');
 	await n8n.importExamples(site, credentialId);
-	for (const { file, workflow } of readExamples().filter(({ workflow }) => isManual(workflow))) {
-		await check(`${tag} ${file} runs with n8n execute against WordPress and makes its API calls`, () =>
-			exampleRun(site, workflow, async () => ({ runData: (await n8n.run(workflow.id)).data.resultData.runData, note: 'success' })),
-		);
-	}
-}
-
-async function triggerChecks(tag, n8n, site) {
-	let hook;
-	const active = await check(`${tag} trigger example active; its URL registered as the site's webhook receiver`, async () => {
-		hook = await n8n.activateTrigger(TRIGGER_WORKFLOW_ID);
-		assert(hook.status === 401, `an unsigned POST got ${hook.status}, expected 401`);
-		await site.control('POST', '/webhooks', { url: hook.url, replace: true });
-		return hook.url;
-	});
-	if (!active) return;
-	let docId;
-	await check(`${tag} a signer signs on the WordPress signing page → wp_remote_post delivers document.completed → exactly one execution, with the signed PDF`, async () => {
-		const fired = await signingFiresOnce(n8n, site, () => signOnPage(site, 'Signed on the WordPress page'), ({ bin, completed, deliveries }) => {
-			// WordPress sent each event with wp_remote_post while handling the signer's request.
-			assert(/\\\//.test(completed.body) || !completed.body.includes('/'), 'the body is not wp_json_encode output (slashes unescaped)');
-			assert(/-signed\.pdf$/.test(bin.fileName ?? ''), `binary file name ${bin.fileName}`);
-			return deliveries.map((d) => `${d.event} ${d.ms} ms`).join(', ');
-		});
-		docId = fired.docId;
-		return fired.note;
-	});
-	await check(`${tag} a forged delivery gets 401 and starts no execution`, () => forgedRefused(n8n, hook.url, docId));
+	await examplesRun(check, tag, n8n, site);
 }
 
 // ---------------------------------------------------------------- main
 
-async function main() {
+main(async () => {
 	await ensureRuntime('2');
 	const work = fs.mkdtempSync(path.join(os.tmpdir(), 'esign-wordpress-test-'));
 	cleanups.push(() => (KEEP ? say(`kept ${work}`) : fs.rmSync(work, { recursive: true, force: true })));
@@ -158,8 +106,8 @@ async function main() {
 
 	await check('contract suite (test/contract) against WordPress, pretty permalinks', () => contractSuite(pretty));
 
-	let tarball;
-	if (!(await check('build and pack n8n-nodes-esign', async () => path.basename((tarball = await buildAndPack(path.join(work, 'pack'))))))) return;
+	const tarball = await pack();
+	if (!tarball) return;
 	const n8n = await createInstance({ tarball, userFolder: path.join(work, 'n8n'), cleanups });
 	const { tag } = n8n;
 	if (!(await check(`${tag} n8n starts with the package installed`, async () => (await n8n.start()).url))) return;
@@ -167,7 +115,14 @@ async function main() {
 
 	await check(`${tag} credential test against WordPress: good key OK, bad secret Error`, () => credentialTests(n8n, credential, credentialData(pretty), /401/));
 	await runExamples(tag, n8n, pretty, credential.id);
-	await triggerChecks(tag, n8n, pretty);
+	await triggerFires(check, tag, n8n, pretty, () => signOnPage(pretty, 'Signed on the WordPress page'), {
+		// WordPress sent each event with wp_remote_post while handling the signer's request.
+		more: ({ bin, completed, deliveries }) => {
+			assert(/\\\//.test(completed.body) || !completed.body.includes('/'), 'the body is not wp_json_encode output (slashes unescaped)');
+			assert(/-signed\.pdf$/.test(bin.fileName ?? ''), `binary file name ${bin.fileName}`);
+			return deliveries.map((d) => `${d.event} ${d.ms} ms`).join(', ');
+		},
+	});
 	await check(`${tag} polling example: a document signed on WordPress between polls gives exactly one execution, with the signed PDF`, () =>
 		pollingFiresOnce(n8n, pretty, () => signOnPage(pretty, 'Polled on WordPress')).finally(() => n8n.deactivate(STATUS_TRIGGER_WORKFLOW_ID).catch(() => {})),
 	);
@@ -231,7 +186,7 @@ async function main() {
 	await check(`${tag} [behind the front] polling example: a document signed between polls gives exactly one execution (the cached /stats does not hide it)`, () =>
 		pollingFiresOnce(n8n, fronted, () => signOnPage(fronted, 'Polled behind the front'), copy.id).finally(() => n8n.deactivate(copy.id).catch(() => {})),
 	);
-}
+});
 
 /** A GET to the HTTPS front that trusts its self-signed certificate (node:https, so fetch's global trust stays). */
 function insecureFetch(url, { headers = {} } = {}) {
@@ -245,9 +200,3 @@ function insecureFetch(url, { headers = {} } = {}) {
 	});
 }
 
-main()
-	.catch((err) => {
-		counts.failed++;
-		console.log(`FAIL test:wordpress: ${err.stack || err}`);
-	})
-	.finally(() => finish());

@@ -1,8 +1,8 @@
 // Checks the test scripts make the same way against any site (the sandbox, the WordPress test site) through a
 // running instance (instance.mjs): an example's API calls and effects, the trigger fired by a real signing,
 // a forged delivery, the polling trigger, the credential test. Each resolves the note of its PASS line.
-import { NODE_TYPES, STATUS_TRIGGER_WORKFLOW_ID, TRIGGER_WORKFLOW_ID, chain, credRef, node, secs, signature } from './esign.mjs';
-import { EXPECTED, assert, fmtRoutes, nodeOutput, runError, siteCalls, siteView } from './expectations.mjs';
+import { NODE_TYPES, STATUS_TRIGGER_WORKFLOW_ID, TRIGGER_WORKFLOW_ID, chain, credRef, isManual, node, readExamples, secs, signature } from './esign.mjs';
+import { EXPECTED, assert, fmtRoutes, nodeOutput, runError, siteCalls } from './expectations.mjs';
 import { sleep } from './runtime.mjs';
 
 /**
@@ -21,8 +21,44 @@ export async function exampleRun(site, workflow, run) {
 	// Plain permalinks: index.php?rest_route=, as WordPress's rest_url() writes it (nginx's recipe 405s PUT/DELETE to /?rest_route=).
 	if (site.style === 'plain') assert(log.every((e) => e.url.startsWith('/index.php?rest_route=/esign/v1')), `not all requests used index.php?rest_route=: ${log.map((e) => e.url).join(', ')}`);
 	const outbox = (await site.control('GET', '/outbox')).slice(outboxBefore);
-	const note = await exp.verify({ site: siteView(site), runData, outbox, log });
+	const note = await exp.verify({ site, runData, outbox, log });
 	return `${runNote}; ${fmtRoutes(routes)}; ${note}`;
+}
+
+/**
+ * Every Manual-Trigger example (imported for `site`) run by run(workflow), which resolves { runData, note } (default:
+ * `n8n execute`): one exampleRun check each, labelled `<label> <file> <how> and makes its API calls`.
+ */
+export async function examplesRun(check, label, n8n, site, { how = 'runs with n8n execute', run } = {}) {
+	run ??= async (workflow) => ({ runData: (await n8n.run(workflow.id)).data.resultData.runData, note: 'success' });
+	for (const { file, workflow } of readExamples().filter(({ workflow }) => isManual(workflow))) {
+		await check(`${label} ${file} ${how} and makes its API calls`, () => exampleRun(site, workflow, () => run(workflow)));
+	}
+}
+
+/**
+ * The trigger example activated (its production URL `url` when given, an unsigned POST refused with 401) and
+ * registered as the site's receiver; then signingFiresOnce with sign() and more(), and a forged delivery refused.
+ * Resolves { hook, docId } (empty when the trigger could not be activated).
+ */
+export async function triggerFires(check, label, n8n, site, sign, { url, more } = {}) {
+	let hook;
+	let docId;
+	const active = await check(`${label} trigger example active, its production URL registered as the site's webhook receiver`, async () => {
+		hook = await n8n.activateTrigger(TRIGGER_WORKFLOW_ID);
+		if (url) assert(hook.url === url, `production URL ${hook.url}, expected ${url}`);
+		assert(hook.status === 401, `an unsigned POST got ${hook.status}, expected 401`);
+		await site.control('POST', '/webhooks', { url: hook.url, replace: true });
+		return `${hook.url} (unsigned POST → 401)`;
+	});
+	if (!active) return {};
+	await check(`${label} a real signing fires exactly one successful execution with the signed file`, async () => {
+		const fired = await signingFiresOnce(n8n, site, sign, more);
+		docId = fired.docId;
+		return fired.note;
+	});
+	await check(`${label} a forged delivery gets 401 and starts no execution`, () => forgedRefused(n8n, hook.url, docId));
+	return { hook, docId };
 }
 
 /** The trigger's and the polling trigger's output item: the event, the document and the signed PDF; Get completed document after it. */
@@ -46,7 +82,7 @@ function assertSignedOutput(runData, triggerNode, docId) {
  * (and its other events of the document) are answered 200 and exactly one successful execution carries the
  * signed PDF. more({ exec, bin, completed, deliveries }) adds site-specific checks and resolves a note.
  */
-export async function signingFiresOnce(n8n, site, sign, more) {
+async function signingFiresOnce(n8n, site, sign, more) {
 	const before = (await n8n.executions(TRIGGER_WORKFLOW_ID)).length;
 	const { docId, note: signNote } = await sign();
 	const doc = (await site.call('GET', `/documents/${docId}`)).body;
@@ -65,7 +101,7 @@ export async function signingFiresOnce(n8n, site, sign, more) {
 }
 
 /** A delivery signed with another secret gets 401 and starts no execution. */
-export async function forgedRefused(n8n, hookUrl, docId = '1') {
+async function forgedRefused(n8n, hookUrl, docId = '1') {
 	const before = (await n8n.executions(TRIGGER_WORKFLOW_ID)).length;
 	const body = JSON.stringify({ event: 'document.completed', data: { document_id: Number(docId), document_title: 'Forged', status: 'completed' }, timestamp: '2026-01-01 00:00:00' });
 	const res = await fetch(hookUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'X-ESIGN-Signature': signature(body, 'not-the-secret'), 'X-ESIGN-Event': 'document.completed' }, body });
@@ -78,13 +114,22 @@ export async function forgedRefused(n8n, hookUrl, docId = '1') {
 /** How many GET /stats requests the site has logged (the polling trigger's first request each poll). */
 export const statsPolls = async (site) => (await site.control('GET', '/requests')).filter((r) => r.method === 'GET' && r.path.endsWith('/stats')).length;
 
-/** Waits until the site has logged more than `count` GET /stats requests (one more poll). */
-export async function waitForPoll(site, count, timeoutMs = 150000) {
+/** Waits for one more poll than the site has logged so far (GET /stats: a poll's first request). */
+export async function nextPoll(site, timeoutMs = 150000) {
+	const count = await statsPolls(site);
 	const deadline = Date.now() + timeoutMs;
 	while ((await statsPolls(site)) <= count) {
 		assert(Date.now() < deadline, `no poll (GET /stats) within ${timeoutMs / 1000} s`);
 		await sleep(1000);
 	}
+}
+
+/** Activates a polling workflow with the site's request log cleared; its first poll must start nothing. */
+async function activatePolling(n8n, site, workflowId) {
+	await site.control('DELETE', '/requests');
+	await n8n.activate(workflowId);
+	await nextPoll(site);
+	assert((await n8n.executions(workflowId)).length === 0, 'the first poll started an execution');
 }
 
 /**
@@ -93,23 +138,20 @@ export async function waitForPoll(site, count, timeoutMs = 150000) {
  * the next poll none. Stays active (the caller deactivates it).
  */
 export async function pollingFiresOnce(n8n, site, sign, workflowId = STATUS_TRIGGER_WORKFLOW_ID) {
-	await site.control('DELETE', '/requests');
 	const activatedAt = Date.now();
-	await n8n.activate(workflowId);
-	await waitForPoll(site, 0);
+	await activatePolling(n8n, site, workflowId);
 	const firstPollAfter = Date.now() - activatedAt;
-	assert((await n8n.executions(workflowId)).length === 0, 'the first poll started an execution');
 	const { docId } = await sign();
 	await n8n.waitForExecutions(workflowId, 1, 150000);
 	const detectedIn = Date.now() - activatedAt;
-	await waitForPoll(site, await statsPolls(site)); // one more poll: nothing new may run
+	await nextPoll(site); // one more poll: nothing new may run
 	const [exec] = await n8n.expectExecutions(workflowId, 1);
 	assert(exec.status === 'success', `execution ${exec.id} status ${exec.status}: ${runError(exec)}`);
 	const { json, bin } = assertSignedOutput(exec.data?.resultData?.runData, 'eSign Status Trigger', docId);
 	return `first poll ${secs(firstPollAfter)} after activation; execution ${exec.id} for document ${docId} ${secs(detectedIn)} after it (previousStatus ${json.previousStatus}), binary ${bin.fileName}; the next poll started none`;
 }
 
-export const SIGNER_POLL_WORKFLOW_ID = 'esignE2eSignerPoll';
+const SIGNER_POLL_WORKFLOW_ID = 'esignE2eSignerPoll';
 
 /** An eSign Status Trigger polling every minute for Signer Signed and Document Completed, nothing after it. */
 const signerPollWorkflow = (credentialId) =>
@@ -117,22 +159,27 @@ const signerPollWorkflow = (credentialId) =>
 		node('eSign Status Trigger', NODE_TYPES.statusTrigger, 1, { pollTimes: { item: [{ mode: 'everyMinute' }] }, events: ['signer.signed', 'document.completed'] }, { credentials: credRef(credentialId) }),
 	]);
 
-/** A sent document of two signers (signing order 1, 2) made through the API; resolves { docId, signers: [{ id, token }] } in signing order. */
-export async function twoSignerDocument(site, title) {
+const TWO_SIGNERS = [['Gail Client', 'gail@example.org'], ['Hugo Countersigner', 'hugo@example.org']];
+
+/**
+ * A document sent to `people` ([name, email], each with a signature field on page 1), made through the API the way
+ * a user does; inOrder: signing order 1, 2, …. Resolves { docId, signers: [{ id, token }] } in signing order.
+ */
+export async function sentDocument(site, title, { people = TWO_SIGNERS, inOrder = true } = {}) {
 	const ok = async (method, p, opts) => {
 		const res = await site.call(method, p, opts);
 		assert(res.status < 300, `eSign API ${method} ${p} → ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
 		return res.body;
 	};
-	const docId = String((await site.upload(await site.sample('contract.pdf'), title, 'two-signers.pdf')).id);
-	const people = [['Gail Client', 'gail@example.org'], ['Hugo Countersigner', 'hugo@example.org']];
-	for (const [i, [name, email]] of people.entries()) await ok('POST', `/documents/${docId}/signers`, { json: { name, email, signing_order: i + 1 } });
+	const docId = String((await site.upload(await site.sample('contract.pdf'), title, 'contract.pdf')).id);
+	for (const [i, [name, email]] of people.entries()) await ok('POST', `/documents/${docId}/signers`, { json: { name, email, ...(inOrder && { signing_order: i + 1 }) } });
 	const signers = await ok('GET', `/documents/${docId}/signers`);
 	const fields = signers.map((s, i) => ({ signer_id: Number(s.id), field_type: 'signature', page_number: 1, position_x: 72, position_y: 500 + i * 90 }));
 	await ok('POST', `/documents/${docId}/fields`, { json: { fields } });
-	await ok('POST', `/documents/${docId}/send`);
+	const sent = await ok('POST', `/documents/${docId}/send`);
+	assert(sent?.sent === true, `send: ${JSON.stringify(sent).slice(0, 300)}`);
 	const tokens = (await site.control('GET', `/signers?document_id=${docId}`)).sort((a, b) => Number(a.signing_order) - Number(b.signing_order));
-	assert(tokens.length === 2, `${tokens.length} signers on document ${docId}`);
+	assert(tokens.length === people.length, `${tokens.length} signers on document ${docId}`);
 	return { docId, signers: tokens.map((s) => ({ id: String(s.id), token: s.token })) };
 }
 
@@ -153,19 +200,16 @@ async function requestsPerPoll(site) {
  */
 export async function signersPolledOnce(n8n, site, credentialId) {
 	await n8n.import(signerPollWorkflow(credentialId));
-	const { docId, signers } = await twoSignerDocument(site, 'Signed one signer at a time');
+	const { docId, signers } = await sentDocument(site, 'Signed one signer at a time');
 	const sign = (n) => site.control('POST', `/sign/${encodeURIComponent(signers[n].token)}/sign`, {});
 	const itemsOf = (exec) => nodeOutput(exec.data?.resultData?.runData, 'eSign Status Trigger').map(({ json }) => `${json.event} ${json.document?.id} ${json.signer?.id ?? '-'} ${json.previousStatus}`);
-	await site.control('DELETE', '/requests');
-	await n8n.activate(SIGNER_POLL_WORKFLOW_ID);
 	try {
-		await waitForPoll(site, 0);
-		assert((await n8n.executions(SIGNER_POLL_WORKFLOW_ID)).length === 0, 'the first poll started an execution');
+		await activatePolling(n8n, site, SIGNER_POLL_WORKFLOW_ID);
 		await sign(0);
 		await n8n.waitForExecutions(SIGNER_POLL_WORKFLOW_ID, 1, 150000);
 		await sign(1);
 		await n8n.waitForExecutions(SIGNER_POLL_WORKFLOW_ID, 2, 150000);
-		await waitForPoll(site, await statsPolls(site)); // one more poll: nothing new may run
+		await nextPoll(site); // one more poll: nothing new may run
 		const [second, first] = await n8n.expectExecutions(SIGNER_POLL_WORKFLOW_ID, 2);
 		for (const exec of [first, second]) assert(exec.status === 'success', `execution ${exec.id} status ${exec.status}: ${runError(exec)}`);
 		const want1 = [`signer.signed ${docId} ${signers[0].id} pending`];

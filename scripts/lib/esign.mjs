@@ -7,14 +7,9 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { ROOT } from './runtime.mjs';
 
-export const PACKAGE_NAME = 'n8n-nodes-esign';
-export const NODE_TYPES = {
-	action: `${PACKAGE_NAME}.eSign`,
-	trigger: `${PACKAGE_NAME}.eSignTrigger`,
-	statusTrigger: `${PACKAGE_NAME}.eSignStatusTrigger`,
-};
+export const NODE_TYPES = { action: 'n8n-nodes-esign.eSign', trigger: 'n8n-nodes-esign.eSignTrigger', statusTrigger: 'n8n-nodes-esign.eSignStatusTrigger' };
 export const CREDENTIAL = { name: 'eSign account', type: 'eSignApi' };
-export const EXAMPLES_DIR = path.join(ROOT, 'examples');
+const EXAMPLES_DIR = path.join(ROOT, 'examples');
 // What the committed examples contain; rewritten to the real values when imported.
 export const EXAMPLE_SANDBOX_ORIGIN = 'http://127.0.0.1:8787';
 export const TRIGGER_WORKFLOW_ID = 'esignExample0006';
@@ -70,20 +65,11 @@ export function prepareExamples(destDir, { sandboxUrl, controlBase, credentialId
 // Workflow builders: nodes get fixed ids and positions; chain() connects them in order.
 let nodeSeq = 0;
 export const node = (name, type, typeVersion, parameters, extra = {}) => ({
-	id: `00000000-0000-4000-8000-${String(++nodeSeq).padStart(12, '0')}`,
-	name,
-	type,
-	typeVersion,
-	position: [nodeSeq * 220, 0],
-	parameters,
+	...{ id: `00000000-0000-4000-8000-${String(++nodeSeq).padStart(12, '0')}`, name, type, typeVersion, position: [nodeSeq * 220, 0], parameters },
 	...extra,
 });
 export const chain = (id, name, nodes) => ({
-	id,
-	name,
-	active: false,
-	settings: { executionOrder: 'v1' },
-	nodes,
+	...{ id, name, active: false, settings: { executionOrder: 'v1' }, nodes },
 	connections: Object.fromEntries(nodes.slice(0, -1).map((n, i) => [n.name, { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] }])),
 });
 export const manual = (name = 'Start') => node(name, 'n8n-nodes-base.manualTrigger', 1, {});
@@ -109,12 +95,7 @@ export async function sandboxControl(base, method, p, body, timeoutMs = 15000) {
 export function siteClient({ url, apiBase, controlBase, keys, webhookSecret, style }) {
 	const join = (base, p) => (base.includes('?') ? base + p.replace('?', '&') : base + p);
 	const site = {
-		url,
-		apiBase,
-		controlBase,
-		keys,
-		webhookSecret,
-		style,
+		...{ url, apiBase, controlBase, keys, webhookSecret, style },
 		api: (p) => join(apiBase, p),
 		control: (method, p, body, timeoutMs = 30000) => sandboxControl('', method, join(controlBase, p), body, timeoutMs),
 		/** The API with a key: { status, body (JSON or text), headers }; redirects are not followed. */
@@ -127,6 +108,12 @@ export function siteClient({ url, apiBase, controlBase, keys, webhookSecret, sty
 			try { body = JSON.parse(text); } catch { /* a redirect or a web page */ }
 			return { status: res.status, body, headers: res.headers };
 		},
+		/** A document as the API shows it, or null. */
+		async document(id) {
+			const res = await site.call('GET', `/documents/${id}`);
+			return res.status === 200 ? res.body : null;
+		},
+		documents: async () => (await site.call('GET', '/documents?per_page=100')).body,
 		/** A sample file of the site's test controls (e.g. 'one-page.pdf') as a Buffer. */
 		sample: async (name) => Buffer.from(await (await fetch(join(controlBase, `/samples/${name}`))).arrayBuffer()),
 		/** Uploads a PDF as a new draft; resolves the document (201 expected). */

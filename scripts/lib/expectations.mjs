@@ -1,7 +1,10 @@
 // How the test scripts report (PASS/FAIL lines, `N passed, M failed`, cleanups) and what the example workflows
 // must make a site do: the API routes, each Manual-Trigger example's expected calls and checks.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { secs } from './esign.mjs';
-import { stopChildren, stopServers } from './runtime.mjs';
+import { buildAndPack, stopChildren, stopServers } from './runtime.mjs';
 
 /** A failed expectation: reported by its message alone (other errors with their stack). */
 export class CheckError extends Error {}
@@ -11,24 +14,38 @@ export function assert(cond, msg) {
 }
 
 /**
- * Everything a script starts is pushed to `cleanups` (a function that stops it) and stopped in reverse
- * order — only that. finish() stops CLI runs and n8n servers still starting, then the cleanups, prints
- * `N passed, M failed` last and exits; Ctrl-C and SIGTERM count as a failure and finish too.
+ * The frame of a test script. check(label, fn) runs fn and prints PASS with the note it resolves, or FAIL with the
+ * error; it never throws and resolves to whether it passed. Everything the script starts is pushed to `cleanups`
+ * (a function that stops it) and stopped in reverse order, and only that: stopSince(mark) stops what came after
+ * `mark`. main(body) runs the script; its own error counts as a failure; then CLI runs and n8n servers still
+ * starting are stopped, then the cleanups; `N passed, M failed` is printed last and sets the exit code. Ctrl-C
+ * and SIGTERM count as a failure and finish the same way. pack() is the `build and pack` check: the tarball or undefined.
  */
-export function createLifecycle({ label, say, counts }) {
+export function testScript(label) {
 	const t0 = Date.now();
+	const counts = { passed: 0, failed: 0, skipped: 0 };
 	const cleanups = [];
-	/** Runs the cleanups pushed since cleanups had `mark` entries, newest first; keeps the earlier ones. */
-	async function stopSince(mark = 0) {
-		const later = cleanups.splice(mark);
-		while (later.length) {
-			const fn = later.pop();
-			try {
-				await fn();
-			} catch (e) {
-				say(`cleanup: ${e.message}`);
-			}
+	const say = (...a) => console.log(`[${label}]`, ...a);
+	async function check(name, fn) {
+		const start = Date.now();
+		try {
+			const note = await fn();
+			counts.passed++;
+			console.log(`PASS ${name}${note ? ` — ${note}` : ''} (${secs(Date.now() - start)})`);
+			return true;
+		} catch (err) {
+			counts.failed++;
+			const detail = err instanceof CheckError ? err.message : err.stack || String(err);
+			console.log(`FAIL ${name} (${secs(Date.now() - start)})\n     ${detail.split('\n').join('\n     ')}`);
+			return false;
 		}
+	}
+	function skip(name, why) {
+		counts.skipped++;
+		console.log(`SKIP ${name} — ${why}`);
+	}
+	async function stopSince(mark = 0) {
+		for (const fn of cleanups.splice(mark).reverse()) await Promise.resolve().then(fn).catch((e) => say(`cleanup: ${e.message}`));
 	}
 	let finishing = false;
 	async function finish(code) {
@@ -49,34 +66,21 @@ export function createLifecycle({ label, say, counts }) {
 			finish(130);
 		});
 	}
-	return { cleanups, stopSince, finish, t0 };
-}
-
-/**
- * PASS/FAIL/SKIP lines and their counts. check(label, fn) runs fn: PASS with the note it returns,
- * FAIL with the error; it never throws and resolves to whether it passed.
- */
-export function createChecks() {
-	const counts = { passed: 0, failed: 0, skipped: 0 };
-	async function check(label, fn) {
-		const start = Date.now();
-		try {
-			const note = await fn();
-			counts.passed++;
-			console.log(`PASS ${label}${note ? ` — ${note}` : ''} (${secs(Date.now() - start)})`);
-			return true;
-		} catch (err) {
-			counts.failed++;
-			const detail = err instanceof CheckError ? err.message : err.stack || String(err);
-			console.log(`FAIL ${label} (${secs(Date.now() - start)})\n     ${detail.split('\n').join('\n     ')}`);
-			return false;
-		}
+	const main = (body) =>
+		body()
+			.catch((err) => {
+				counts.failed++;
+				console.log(`FAIL ${label}: ${err.stack || err}`);
+			})
+			.finally(() => finish());
+	async function pack() {
+		const dir = fs.mkdtempSync(path.join(os.tmpdir(), `esign-${label}-pack-`));
+		cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+		let tarball;
+		await check('build and pack n8n-nodes-esign', async () => path.basename((tarball = await buildAndPack(dir))));
+		return tarball;
 	}
-	function skip(label, why) {
-		counts.skipped++;
-		console.log(`SKIP ${label} — ${why}`);
-	}
-	return { counts, check, skip };
+	return { counts, check, skip, say, cleanups, stopSince, finish, main, pack };
 }
 
 // The API's routes (spec), named for the expectations below; matched on the request log's method + path.
@@ -128,27 +132,17 @@ export function runError(data) {
 	return `${err.node?.name ?? data?.data?.resultData?.lastNodeExecuted ?? '?'}: ${err.message}${err.description ? ` — ${err.description}` : ''}`;
 }
 
-/** What the checks read of a site's documents, through its API (site: a siteClient). */
-export function siteView(site) {
-	return {
-		async document(id) {
-			const res = await site.call('GET', `/documents/${id}`);
-			return res.status === 200 ? res.body : null;
-		},
-		documents: async () => (await site.call('GET', '/documents?per_page=100')).body,
-	};
-}
+/** The sorted recipients of the outbox's mails of one kind ('invitation', 'reminder') for a document. */
+const mailsTo = (outbox, docId, kind) => outbox.filter((m) => String(m.document_id) === String(docId) && m.kind === kind).map((m) => m.to).sort();
 
-/** What each Manual-Trigger example must make the site do (`site`: see siteView). */
+/** What each Manual-Trigger example must make the site do (`site`: a siteClient). */
 export const EXPECTED = {
 	esignExample0001: {
 		routes: { upload: 1, addSigner: 2, listSigners: 1, saveFields: 1, send: 1, remind: 1, listFields: 1 },
 		async verify({ site, runData, outbox }) {
 			const docId = String(nodeOutput(runData, 'Upload document')[0]?.json?.id ?? '');
 			assert(docId, 'Upload document gave no id');
-			const mails = outbox.filter((m) => String(m.document_id) === docId);
-			const invited = mails.filter((m) => m.kind === 'invitation').map((m) => m.to).sort();
-			const reminded = mails.filter((m) => m.kind === 'reminder').map((m) => m.to).sort();
+			const [invited, reminded] = [mailsTo(outbox, docId, 'invitation'), mailsTo(outbox, docId, 'reminder')];
 			assert(JSON.stringify(invited) === JSON.stringify(['ann@example.org', 'bob@example.org']), `invitations in the outbox: ${JSON.stringify(invited)}`);
 			assert(reminded.length === 2, `reminders in the outbox: ${JSON.stringify(reminded)}`);
 			const doc = await site.document(docId);
@@ -163,7 +157,7 @@ export const EXPECTED = {
 			const out = nodeOutput(runData, 'Create document from template')[0]?.json ?? {};
 			const docId = String(out.document_id ?? out.id ?? '');
 			assert(docId && out.sent === true, `Create document output: ${JSON.stringify(out).slice(0, 300)}`);
-			const invited = outbox.filter((m) => String(m.document_id) === docId && m.kind === 'invitation').map((m) => m.to);
+			const invited = mailsTo(outbox, docId, 'invitation');
 			assert(invited.includes('dana@example.org'), `invitations in the outbox: ${JSON.stringify(invited)}`);
 			return `document ${docId} from the template, sent to ${invited.join(', ')}`;
 		},
@@ -187,7 +181,7 @@ export const EXPECTED = {
 			const docId = String(nodeOutput(runData, 'Create and send')[0]?.json?.id ?? '');
 			const doc = await site.document(docId);
 			assert(doc?.status === 'sent', `document ${docId} status ${doc?.status}`);
-			const invited = outbox.filter((m) => String(m.document_id) === docId && m.kind === 'invitation').map((m) => m.to).sort();
+			const invited = mailsTo(outbox, docId, 'invitation');
 			assert(invited.length === 2, `invitations in the outbox: ${JSON.stringify(invited)}`);
 			return `document ${docId} sent, invitations to ${invited.join(', ')}`;
 		},

@@ -3,20 +3,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DEFAULT_OWNER } from './runtime.mjs';
+import { DEFAULT_OWNER } from './instance.mjs';
 import { ensureDebianPackages } from './services.mjs';
 
 export const CHROMIUM = '/usr/bin/chromium';
-const ARGS = [
-	'--headless',
-	'--no-sandbox',
-	'--disable-gpu',
-	'--disable-dev-shm-usage',
-	'--disable-background-networking',
-	'--disable-component-update',
-	'--disable-sync',
-	'--no-first-run',
-];
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 /**
  * Makes sure /usr/bin/chromium exists: installs Debian's `chromium` with apt-get when running as root.
@@ -38,12 +29,7 @@ export function ensureChromium(say = console.log) {
 async function fitCanvasLeftOfPanel(page) {
 	const panel = await page.locator('[data-test-id=node-creator]').first().boundingBox();
 	if (!panel) return;
-	const edges = await page.locator('[data-test-id=canvas-node]').evaluateAll((els) =>
-		els.map((e) => {
-			const r = e.getBoundingClientRect();
-			return [r.left, r.right];
-		}),
-	);
+	const edges = await page.locator('[data-test-id=canvas-node]').evaluateAll((els) => els.map((e) => [e.getBoundingClientRect().left, e.getBoundingClientRect().right]));
 	const left = Math.min(...edges.map((e) => e[0]));
 	const right = Math.max(...edges.map((e) => e[1])) + 40; // node labels are wider than the node
 	const shift = Math.min(right - (panel.x - 24), left - 80);
@@ -63,13 +49,7 @@ async function fitCanvasLeftOfPanel(page) {
 export async function takeScreenshots({ url, workflowId, outDir, owner = DEFAULT_OWNER, timeoutMs = 30000 }) {
 	const { chromium } = await import('playwright-core');
 	const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'esign-chromium-'));
-	const context = await chromium.launchPersistentContext(userDataDir, {
-		executablePath: CHROMIUM,
-		headless: true,
-		args: ARGS,
-		viewport: { width: 1280, height: 800 },
-		deviceScaleFactor: 1,
-	});
+	const context = await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 });
 	const files = {};
 	try {
 		const page = context.pages()[0] ?? (await context.newPage());

@@ -4,7 +4,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from './runtime.mjs';
+import { freePort, sleep } from './runtime.mjs';
 
 const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;
 
@@ -46,33 +46,18 @@ export function postgresBinDir() {
 	return majors.length ? path.join(base, majors[0], 'bin') : undefined;
 }
 
-function waitForExit(child, ms) {
-	return new Promise((resolve) => {
-		if (child.exitCode !== null || child.signalCode !== null) return resolve();
-		const t = setTimeout(resolve, ms);
-		child.once('exit', () => {
-			clearTimeout(t);
-			resolve();
-		});
-	});
-}
-
 /**
  * Spawns a service with its output in logFile; stop() ends it (SIGTERM, then SIGKILL) and only it.
- * group: the service forks workers (PHP's built-in server with PHP_CLI_SERVER_WORKERS): it gets its own
- * process group and stop() signals the whole group, so no worker outlives it.
+ * group: the service forks workers (PHP-FPM, nginx, PHP's built-in server): it gets its own process group and
+ * stop() signals the whole group, so no worker outlives it.
  */
 export function spawnService(cmd, args, { logFile, uid, gid, cwd, env, group = false }) {
 	const fd = fs.openSync(logFile, 'a');
 	const child = spawn(cmd, args, { stdio: ['ignore', fd, fd], uid, gid, cwd, env, detached: group });
 	fs.closeSync(fd);
+	const running = () => child.exitCode === null && child.signalCode === null;
 	const signal = (sig) => {
-		try {
-			if (group) process.kill(-child.pid, sig);
-			else child.kill(sig);
-		} catch {
-			/* gone */
-		}
+		try { process.kill(group ? -child.pid : child.pid, sig); } catch { /* gone */ }
 	};
 	const onExit = () => signal('SIGKILL');
 	process.on('exit', onExit);
@@ -80,92 +65,70 @@ export function spawnService(cmd, args, { logFile, uid, gid, cwd, env, group = f
 		child,
 		async stop(sig = 'SIGTERM') {
 			process.removeListener('exit', onExit);
-			if (child.exitCode === null && child.signalCode === null) {
+			if (running()) {
+				const exited = new Promise((resolve) => child.once('exit', resolve));
 				signal(sig);
-				await waitForExit(child, 15000);
-				if (child.exitCode === null && child.signalCode === null) signal('SIGKILL');
+				await Promise.race([exited, sleep(15000)]);
+				if (running()) signal('SIGKILL');
 			}
-			// Workers may still be finishing a request after the parent left.
-			if (group) signal('SIGKILL');
+			if (group) signal('SIGKILL'); // workers may still be finishing a request after the parent left
 		},
 	};
 }
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+/** Waits until ready() is true; if it is not within timeoutMs or the service exits, stops it and throws naming logFile's end. */
+async function started(svc, name, logFile, ready, timeoutMs) {
+	const deadline = Date.now() + timeoutMs;
+	while (!ready()) {
+		if (Date.now() > deadline || svc.child.exitCode !== null) {
+			await svc.stop();
+			throw new Error(`${name} did not start: ${fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').slice(-1500) : ''}`);
+		}
+		await sleep(200);
+	}
+}
 
 /**
- * A throwaway PostgreSQL cluster on 127.0.0.1 with database `dbName` owned by `user` (trust auth,
- * local only). As root it runs as Debian's `postgres` user (PostgreSQL refuses to run as root).
- * Returns { host, port, user, database, psql(sql), stop() }.
+ * A throwaway PostgreSQL cluster on 127.0.0.1 with database `dbName` owned by `user` (trust auth, local only). As
+ * root it runs as Debian's `postgres` user (PostgreSQL refuses to run as root). Resolves { host, port, user,
+ * database, psql(sql), stop() }.
  */
 export async function startPostgres({ dir, dbName = 'n8n', user = 'n8n' }) {
 	const bin = postgresBinDir();
 	if (!bin) throw new Error('PostgreSQL server binaries not found under /usr/lib/postgresql');
 	fs.mkdirSync(dir, { recursive: true });
-	const data = path.join(dir, 'data');
 	const logFile = path.join(dir, 'postgres.log');
 	let uid;
 	let gid;
 	if (isRoot()) {
 		const id = (flag) => Number(spawnSync('id', [flag, 'postgres'], { encoding: 'utf8' }).stdout.trim());
-		uid = id('-u');
-		gid = id('-g');
+		[uid, gid] = [id('-u'), id('-g')];
 		if (!Number.isInteger(uid)) throw new Error('running as root, but there is no "postgres" user to run PostgreSQL as');
 		fs.chownSync(dir, uid, gid);
 	}
-	const asPg = { uid, gid, cwd: dir, encoding: 'utf8' };
-	const init = spawnSync(path.join(bin, 'initdb'), ['-D', data, '-U', user, '-A', 'trust', '-E', 'UTF8', '--no-sync'], asPg);
+	const init = spawnSync(path.join(bin, 'initdb'), ['-D', path.join(dir, 'data'), '-U', user, '-A', 'trust', '-E', 'UTF8', '--no-sync'], { uid, gid, cwd: dir, encoding: 'utf8' });
 	if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr || init.stdout}`);
 	const port = await freePort();
-	const svc = spawnService(
-		path.join(bin, 'postgres'),
-		['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'max_connections=200'],
-		{ logFile, uid, gid, cwd: dir },
-	);
-	const deadline = Date.now() + 30000;
-	while (spawnSync(path.join(bin, 'pg_isready'), ['-h', '127.0.0.1', '-p', String(port)]).status !== 0) {
-		if (Date.now() > deadline || svc.child.exitCode !== null) {
-			await svc.stop();
-			throw new Error(`PostgreSQL did not start: ${fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').slice(-1500) : ''}`);
-		}
-		await sleep(200);
-	}
-	const psqlArgs = (db) => ['-h', '127.0.0.1', '-p', String(port), '-U', user, '-d', db, '-v', 'ON_ERROR_STOP=1', '-tA'];
-	const created = spawnSync(path.join(bin, 'psql'), [...psqlArgs('postgres'), '-c', `CREATE DATABASE ${dbName}`], { encoding: 'utf8' });
-	if (created.status !== 0) throw new Error(`CREATE DATABASE failed: ${created.stderr}`);
-	return {
-		host: '127.0.0.1',
-		port,
-		user,
-		database: dbName,
-		psql(sql) {
-			const r = spawnSync(path.join(bin, 'psql'), [...psqlArgs(dbName), '-c', sql], { encoding: 'utf8' });
-			if (r.status !== 0) throw new Error(`psql: ${r.stderr}`);
-			return r.stdout.trim();
-		},
-		// SIGINT: PostgreSQL's fast shutdown.
-		stop: () => svc.stop('SIGINT'),
+	const settings = ['listen_addresses=127.0.0.1', 'fsync=off', 'synchronous_commit=off', 'max_connections=200'].flatMap((c) => ['-c', c]);
+	const svc = spawnService(path.join(bin, 'postgres'), ['-D', path.join(dir, 'data'), '-p', String(port), '-k', dir, ...settings], { logFile, uid, gid, cwd: dir });
+	await started(svc, 'PostgreSQL', logFile, () => spawnSync(path.join(bin, 'pg_isready'), ['-h', '127.0.0.1', '-p', String(port)]).status === 0, 30000);
+	const psql = (db, sql) => {
+		const r = spawnSync(path.join(bin, 'psql'), ['-h', '127.0.0.1', '-p', String(port), '-U', user, '-d', db, '-v', 'ON_ERROR_STOP=1', '-tA', '-c', sql], { encoding: 'utf8' });
+		if (r.status !== 0) throw new Error(`psql: ${r.stderr}`);
+		return r.stdout.trim();
 	};
+	psql('postgres', `CREATE DATABASE ${dbName}`);
+	// SIGINT: PostgreSQL's fast shutdown.
+	return { host: '127.0.0.1', port, user, database: dbName, psql: (sql) => psql(dbName, sql), stop: () => svc.stop('SIGINT') };
 }
 
-/** A throwaway Redis on 127.0.0.1 without persistence. Returns { host, port, stop() }. */
+/** A throwaway Redis on 127.0.0.1 without persistence. Resolves { host, port, stop() }. */
 export async function startRedis({ dir }) {
 	fs.mkdirSync(dir, { recursive: true });
 	const port = await freePort();
-	const svc = spawnService('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--daemonize', 'no'], {
-		logFile: path.join(dir, 'redis.log'),
-		cwd: dir,
-	});
-	const deadline = Date.now() + 15000;
-	for (;;) {
-		const log = fs.existsSync(path.join(dir, 'redis.log')) ? fs.readFileSync(path.join(dir, 'redis.log'), 'utf8') : '';
-		if (/Ready to accept connections/.test(log)) break;
-		if (Date.now() > deadline || svc.child.exitCode !== null) {
-			await svc.stop();
-			throw new Error(`Redis did not start: ${log.slice(-1500)}`);
-		}
-		await sleep(100);
-	}
+	const logFile = path.join(dir, 'redis.log');
+	const svc = spawnService('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--daemonize', 'no'], { logFile, cwd: dir });
+	await started(svc, 'Redis', logFile, () => fs.existsSync(logFile) && /Ready to accept connections/.test(fs.readFileSync(logFile, 'utf8')), 15000);
 	return { host: '127.0.0.1', port, stop: () => svc.stop() };
 }
 

@@ -10,7 +10,7 @@
 //          --tls (HTTPS with a self-signed certificate). --strict-recipe: WordPress's documented nginx recipe
 //          exactly (nginx then answers PUT/PATCH/DELETE on /?rest_route= with 405 itself).
 import fs from 'node:fs';
-import { DEFAULT_DIR, startWordPress } from './lib/wordpress.mjs';
+import { DEFAULT_DIR, startWordPress } from './site.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name) => {

@@ -9,8 +9,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from './runtime.mjs';
-import { spawnService } from './services.mjs';
+import { freePort } from '../../scripts/lib/runtime.mjs';
+import { spawnService } from '../../scripts/lib/services.mjs';
 
 export const NGINX = '/usr/sbin/nginx';
 export const PHP_FPM = '/usr/sbin/php-fpm8.2';
@@ -135,7 +135,7 @@ ${php.map((l) => `			${l}`).join('\n')}
 
 function nginxConfig({ dir, core, socket, blocks, cache }) {
 	const tmp = (name) => `${name}_temp_path ${path.join(dir, 'nginx', 'tmp', name)};`;
-	return `# Written by scripts/lib/wordpress-nginx.mjs for one run of the throwaway test site.
+	return `# Written by test/wordpress/nginx.mjs for one run of the throwaway test site.
 daemon off;
 worker_processes 2;
 pid ${path.join(dir, 'nginx', 'nginx.pid')};
@@ -165,7 +165,7 @@ ${cache ? `	fastcgi_cache_path ${path.join(dir, 'nginx', 'cache')} levels=1:2 ke
 }
 
 function fpmConfig({ dir, socket, workers }) {
-	return `; Written by scripts/lib/wordpress-nginx.mjs for one run of the throwaway test site.
+	return `; Written by test/wordpress/nginx.mjs for one run of the throwaway test site.
 [global]
 pid = ${path.join(dir, 'php-fpm.pid')}
 error_log = ${path.join(dir, 'php-fpm.log')}

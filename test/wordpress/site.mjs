@@ -1,6 +1,6 @@
 // The WordPress test site: Debian's own WordPress 6.1, PHP and MariaDB, the eSign plugin from
 // test/wordpress/plugin and the test controls from test/wordpress/mu-plugins, served by nginx and
-// PHP-FPM (wordpress-nginx.mjs), or by PHP's built-in server when asked. Everything lives in one
+// PHP-FPM (nginx.mjs), or by PHP's built-in server when asked. Everything lives in one
 // folder; a second start reuses it.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -8,9 +8,9 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from './runtime.mjs';
-import { ensureDebianPackages, spawnService } from './services.mjs';
-import { NGINX, PHP_FPM, normaliseFront, startNginxSite } from './wordpress-nginx.mjs';
+import { freePort } from '../../scripts/lib/runtime.mjs';
+import { ensureDebianPackages, spawnService } from '../../scripts/lib/services.mjs';
+import { NGINX, PHP_FPM, normaliseFront, startNginxSite } from './nginx.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const require = createRequire(import.meta.url);
@@ -99,7 +99,7 @@ function writeConfig(core, { url, socket, dir }) {
 		fs.writeFileSync(salts, `<?php\n${names.map((n) => `define('${n}', '${rnd()}');`).join('\n')}\n`);
 	}
 	fs.writeFileSync(path.join(core, 'wp-config.php'), `<?php
-// Written by scripts/lib/wordpress.mjs for the throwaway test site.
+// Written by test/wordpress/site.mjs for the throwaway test site.
 define('DB_NAME', 'wordpress');
 define('DB_USER', 'wordpress');
 define('DB_PASSWORD', 'wordpress');

@@ -18,9 +18,9 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { LINES, ROOT, buildAndPack, ensureRuntime, stopChildren, stopServers } from './lib/runtime.mjs';
-import { CREDENTIAL, NODE_TYPES, chain, credRef, credentialData, manual, node, sandboxControl, sandboxModule, sandboxSite } from './lib/esign.mjs';
-import { createInstance } from './lib/instance.mjs';
+import { LINES, ROOT, buildAndPack, ensureRuntime, stopChildren, stopServers } from '../scripts/lib/runtime.mjs';
+import { CREDENTIAL, NODE_TYPES, chain, credRef, credentialData, manual, node, sandboxControl, sandboxModule, sandboxSite } from '../scripts/lib/esign.mjs';
+import { createInstance } from '../scripts/lib/instance.mjs';
 
 const ORDER = (process.env.BENCH_LINES || '2').split(',').map((s) => s.trim()).filter(Boolean);
 const REPS = Number(process.env.BENCH_REPS || 3);
