@@ -309,8 +309,8 @@ async function runLine(line, tarball) {
 		cleanups.push(() => model.close());
 		const ids = { esignId: credential.id, modelId: (await n8n.ensureCredential({ apiKey: 'sk-scripted-model', url: model.url, header: false }, { name: 'Scripted model', type: 'openAiApi' })).id };
 
-		// The site: a sent lease (two signers) and a draft of another.
-		const lease = { id: (await sentDocument(site, 'Renewal 7 Birch Lane', { people: [['Ann Signer', 'ann@example.org'], ['Bob Signer', 'bob@example.org']], inOrder: false })).docId };
+		// The site: a sent renewal (two signers) and a draft of another document.
+		const { docId: renewalId } = await sentDocument(site, 'Renewal 7 Birch Lane', { people: [['Ann Signer', 'ann@example.org'], ['Bob Signer', 'bob@example.org']], inOrder: false });
 		const draft = await site.upload(await site.sample('one-page.pdf'), 'Draft NDA');
 
 		const findAndRemind = agentWorkflow(line, 'esignAgentRemind01', 'Remind the signers of the document titled "Birch Lane"', ids);
@@ -328,8 +328,8 @@ async function runLine(line, tarball) {
 			assert(/^Searches eSign documents/.test(given[toolName(FIND_TOOL)] ?? ''), `the search tool was described as ${JSON.stringify(given[toolName(FIND_TOOL)])}`);
 			assert(/Needs the document ID of a sent or viewed document\. If you only know its title, get the ID first with a document search/.test(given[toolName(REMIND_TOOL)] ?? ''), `the remind tool was described as ${JSON.stringify(given[toolName(REMIND_TOOL)])}`);
 			const calls = (await site.control('GET', '/requests')).map((r) => `${r.method} ${r.path.replace(/^\/wp-json\/esign\/v1/, '')}${r.query?.search ? `?search=${r.query.search}` : ''} ${r.status}`);
-			assert(JSON.stringify(calls) === JSON.stringify([`GET /documents?search=Birch Lane 200`, `POST /documents/${lease.id}/remind 200`]), `site calls: ${JSON.stringify(calls)}`);
-			const reminders = (await site.control('GET', `/outbox?document_id=${lease.id}`)).filter((m) => m.kind === 'reminder').map((m) => m.to).sort();
+			assert(JSON.stringify(calls) === JSON.stringify([`GET /documents?search=Birch Lane 200`, `POST /documents/${renewalId}/remind 200`]), `site calls: ${JSON.stringify(calls)}`);
+			const reminders = (await site.control('GET', `/outbox?document_id=${renewalId}`)).filter((m) => m.kind === 'reminder').map((m) => m.to).sort();
 			assert(JSON.stringify(reminders) === JSON.stringify(['ann@example.org', 'bob@example.org']), `reminders sent to ${JSON.stringify(reminders)}`);
 			const [out] = nodeOutput(data.data.resultData.runData, 'AI Agent');
 			return `site: ${calls.join(', ')}; reminders to ${reminders.join(', ')}; agent: "${String(out?.json?.output).slice(0, 80)}"`;

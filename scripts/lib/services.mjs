@@ -77,7 +77,7 @@ export function spawnService(cmd, args, { logFile, uid, gid, cwd, env, group = f
 }
 
 /** Waits until ready() is true; if it is not within timeoutMs or the service exits, stops it and throws naming logFile's end. */
-async function started(svc, name, logFile, ready, timeoutMs) {
+export async function waitUntilStarted(svc, name, logFile, ready, timeoutMs) {
 	const deadline = Date.now() + timeoutMs;
 	while (!ready()) {
 		if (Date.now() > deadline || svc.child.exitCode !== null) {
@@ -111,7 +111,7 @@ export async function startPostgres({ dir, dbName = 'n8n', user = 'n8n' }) {
 	const port = await freePort();
 	const settings = ['listen_addresses=127.0.0.1', 'fsync=off', 'synchronous_commit=off', 'max_connections=200'].flatMap((c) => ['-c', c]);
 	const svc = spawnService(path.join(bin, 'postgres'), ['-D', path.join(dir, 'data'), '-p', String(port), '-k', dir, ...settings], { logFile, uid, gid, cwd: dir });
-	await started(svc, 'PostgreSQL', logFile, () => spawnSync(path.join(bin, 'pg_isready'), ['-h', '127.0.0.1', '-p', String(port)]).status === 0, 30000);
+	await waitUntilStarted(svc, 'PostgreSQL', logFile, () => spawnSync(path.join(bin, 'pg_isready'), ['-h', '127.0.0.1', '-p', String(port)]).status === 0, 30000);
 	const psql = (db, sql) => {
 		const r = spawnSync(path.join(bin, 'psql'), ['-h', '127.0.0.1', '-p', String(port), '-U', user, '-d', db, '-v', 'ON_ERROR_STOP=1', '-tA', '-c', sql], { encoding: 'utf8' });
 		if (r.status !== 0) throw new Error(`psql: ${r.stderr}`);
@@ -128,7 +128,7 @@ export async function startRedis({ dir }) {
 	const port = await freePort();
 	const logFile = path.join(dir, 'redis.log');
 	const svc = spawnService('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--daemonize', 'no'], { logFile, cwd: dir });
-	await started(svc, 'Redis', logFile, () => fs.existsSync(logFile) && /Ready to accept connections/.test(fs.readFileSync(logFile, 'utf8')), 15000);
+	await waitUntilStarted(svc, 'Redis', logFile, () => fs.existsSync(logFile) && /Ready to accept connections/.test(fs.readFileSync(logFile, 'utf8')), 15000);
 	return { host: '127.0.0.1', port, stop: () => svc.stop() };
 }
 

@@ -8,8 +8,8 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '../../scripts/lib/runtime.mjs';
-import { ensureDebianPackages, spawnService } from '../../scripts/lib/services.mjs';
+import { freePort, sleep } from '../../scripts/lib/runtime.mjs';
+import { ensureDebianPackages, spawnService, waitUntilStarted } from '../../scripts/lib/services.mjs';
 import { NGINX, PHP_FPM, normaliseFront, startNginxSite } from './nginx.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -18,7 +18,6 @@ const SOURCE = path.join(ROOT, 'test', 'wordpress');
 const WP_CORE = '/usr/share/wordpress';
 /** Inside node_modules/.cache: out of git and of the strict lint (which must not be configured). */
 export const DEFAULT_DIR = path.join(ROOT, 'node_modules', '.cache', 'esign-wordpress');
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 const phpHas = (ext) => spawnSync('php', ['-m'], { encoding: 'utf8' }).stdout?.split('\n').some((l) => l.trim().toLowerCase() === ext);
 
@@ -78,14 +77,7 @@ async function startMariaDb(dir, say) {
 		`--pid-file=${path.join(dir, 'mysqld.pid')}`, '--innodb-flush-log-at-trx-commit=2', '--skip-log-bin', '--max-connections=200',
 	], { logFile, cwd: dir });
 	const mysql = (sql) => spawnSync('mariadb', ['--no-defaults', '-uroot', `--socket=${socket}`, '-e', sql], { encoding: 'utf8' });
-	const deadline = Date.now() + 60000;
-	while (mysql('SELECT 1').status !== 0) {
-		if (Date.now() > deadline || svc.child.exitCode !== null) {
-			await svc.stop();
-			throw new Error(`MariaDB did not start: ${fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').slice(-1500) : ''}`);
-		}
-		await sleep(200);
-	}
+	await waitUntilStarted(svc, 'MariaDB', logFile, () => mysql('SELECT 1').status === 0, 60000);
 	const created = mysql("CREATE DATABASE IF NOT EXISTS wordpress CHARACTER SET utf8mb4; CREATE USER IF NOT EXISTS 'wordpress'@'localhost' IDENTIFIED BY 'wordpress'; GRANT ALL ON wordpress.* TO 'wordpress'@'localhost';");
 	if (created.status !== 0) throw new Error(`creating the database failed: ${created.stderr}`);
 	return { socket, port, stop: () => svc.stop() };

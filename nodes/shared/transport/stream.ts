@@ -1,4 +1,4 @@
-/** Reading an answer that n8n hands over as a stream (what eSignApiFileStream asks for). */
+/** Reading an answer that n8n hands over as a stream (what eSignApiGetStream asks for). */
 
 /**
  * An answer handed over unread: its chunks (a leading byte-order mark dropped), and how to make a Node
