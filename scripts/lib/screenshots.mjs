@@ -1,5 +1,5 @@
 // README screenshots of the eSign nodes in the real n8n editor, taken with Debian's headless Chromium
-// driven by playwright-core (no browser download). Used by `npm run test:e2e` (n8n 2.x).
+// driven by playwright-core (no browser download). Used by `npm run test:e2e` (n8n 2.x and 1.x).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -41,12 +41,23 @@ async function fitCanvasLeftOfPanel(page) {
 	await page.mouse.move(60, 120);
 }
 
+/** The node panel's entries as shown: { name, description } (description '' when the entry shows none). */
+const panelEntries = (page) =>
+	page.locator('[data-test-id=node-creator-item-name]').evaluateAll((els) =>
+		els.map((el) => {
+			const entry = el.closest('[data-test-id=node-creator-node-item], [data-test-id=node-creator-action-item]');
+			const text = entry?.querySelector('[data-test-id=node-creator-item-description]')?.textContent ?? '';
+			return { name: el.textContent.trim(), description: text.trim() };
+		}),
+	);
+
 /**
  * Logs into the editor at url, opens a workflow, opens the node panel with the canvas "+", searches
- * "eSign" and saves the result list (node-panel.png), then opens the eSign entry and saves its action
- * list (operations.png). Returns { files, items, categories, actions } (items: what the search listed).
+ * "eSign" and saves the result list (names.nodePanel), then opens the eSign entry and saves its action
+ * list (names.operations; skipped when not given). Returns { files, items, entries, categories, actions }
+ * (items: the names the search listed; entries: { name, description } of each).
  */
-export async function takeScreenshots({ url, workflowId, outDir, owner = DEFAULT_OWNER, timeoutMs = 30000 }) {
+export async function takeScreenshots({ url, workflowId, outDir, names = { nodePanel: 'node-panel.png', operations: 'operations.png' }, owner = DEFAULT_OWNER, timeoutMs = 120000 }) {
 	const { chromium } = await import('playwright-core');
 	const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'esign-chromium-'));
 	const context = await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 });
@@ -77,10 +88,12 @@ export async function takeScreenshots({ url, workflowId, outDir, owner = DEFAULT
 		await item.waitFor();
 		await page.waitForTimeout(500); // list settles after the debounced search
 		await fitCanvasLeftOfPanel(page);
-		const items = (await page.locator('[data-test-id=node-creator-item-name]').allTextContents()).map((s) => s.trim());
+		const entries = await panelEntries(page);
+		const items = entries.map((e) => e.name);
 		fs.mkdirSync(outDir, { recursive: true });
-		files.nodePanel = path.join(outDir, 'node-panel.png');
+		files.nodePanel = path.join(outDir, names.nodePanel);
 		await page.screenshot({ path: files.nodePanel });
+		if (!names.operations) return { files, items, entries };
 
 		await item.click();
 		// The node's page: "Actions (n)" / "Triggers (n)" categories, the document actions first.
@@ -88,9 +101,9 @@ export async function takeScreenshots({ url, workflowId, outDir, owner = DEFAULT
 		await page.waitForTimeout(500);
 		const categories = (await page.locator('[data-test-id=node-creator-category-item]').allTextContents()).map((s) => s.trim().replace(/\s+/g, ' '));
 		const actions = (await page.locator('[data-test-id=node-creator-item-name]').allTextContents()).map((s) => s.trim());
-		files.operations = path.join(outDir, 'operations.png');
+		files.operations = path.join(outDir, names.operations);
 		await page.screenshot({ path: files.operations });
-		return { files, items, categories, actions };
+		return { files, items, entries, categories, actions };
 	} finally {
 		await context.close().catch(() => {});
 		fs.rmSync(userDataDir, { recursive: true, force: true });
