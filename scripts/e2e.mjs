@@ -288,20 +288,24 @@ async function runLine(line, tarball) {
 			}
 		});
 
-		// 6. The node panel in the editor (headless Chromium): the "eSign" entry shows the action node's description
-		// (n8n gives that entry the webhook trigger's description: test/unit/nodePanel.test.ts); README screenshots.
+		// 6. The node panel in the editor (headless Chromium): the eSign entry shows the action node's description (n8n
+		// gives that entry the webhook trigger's: test/unit/nodePanel.test.ts), in the search list (2.x; 1.x shows no
+		// description there, for its own nodes neither) and on the entry's page; README screenshots.
 		const chromium = SCREENSHOTS ? ensureChromium(say) : { reason: 'E2E_SCREENSHOTS=0' };
 		if (!chromium.ok) skip(`${tag} 6. node panel`, chromium.reason);
 		else {
-			await check(`${tag} 6. node panel: the "eSign" entry shows the action node's description; screenshots (headless Chromium)`, async () => {
-				const names = line === '2' ? undefined : { nodePanel: 'node-panel-1.x.png' };
+			await check(`${tag} 6. node panel: the eSign entry shows the action node's description; screenshots (headless Chromium)`, async () => {
+				const names = line === '2' ? undefined : { nodePanel: 'node-panel-1.x.png', operations: 'operations-1.x.png' };
 				const shot = await takeScreenshots({ url: n8n.url, workflowId: 'esignExample0002', outDir: DOCS_DIR, names });
 				const own = (await n8n.rest('GET', '/types/nodes.json')).find((t) => t.name === NODE_TYPES.action)?.description;
+				assert(own, `${NODE_TYPES.action} not in /types/nodes.json`);
 				const entry = shot.entries.find((e) => e.name === 'eSign');
-				assert(own && entry?.description === own, `the "eSign" entry shows ${JSON.stringify(entry ?? shot.entries)}, not the action node's description ${JSON.stringify(own)}`);
-				if (names === undefined) assert(shot.actions.length >= 10, `the eSign page listed ${shot.actions.length} actions`);
+				const listed = line === '2' ? own : '';
+				assert(entry?.description === listed, `the search lists ${JSON.stringify(shot.entries)}; expected "eSign" with ${JSON.stringify(listed)}`);
+				assert(shot.header.includes(own), `the eSign page shows "${shot.header}", not the action node's description "${own}"`);
+				assert(shot.actions.length >= 10, `the eSign page listed ${shot.actions.length} actions`);
 				for (const f of Object.values(shot.files)) assert(fs.statSync(f).size > 10000, `${f} is only ${fs.statSync(f).size} bytes`);
-				return `${Object.values(shot.files).map((f) => path.relative(ROOT, f)).join(', ')}; search: ${shot.items.join(', ')}${shot.categories ? `; ${shot.categories.join(', ')}` : ''}`;
+				return `${Object.values(shot.files).map((f) => path.relative(ROOT, f)).join(', ')}; search: ${shot.items.join(', ')}; ${shot.categories.join(', ')}`;
 			});
 		}
 

@@ -51,11 +51,19 @@ const panelEntries = (page) =>
 		}),
 	);
 
+/** The text of a node's page in the panel above its first category ("Actions (n)"): name, description, source. */
+const nodePageHeader = (page) =>
+	page.locator('[data-test-id=node-creator]').first().evaluate((panel) => {
+		const text = panel.innerText;
+		const category = panel.querySelector('[data-test-id=node-creator-category-item]')?.innerText ?? '';
+		return (category && text.includes(category) ? text.slice(0, text.indexOf(category)) : text).replace(/\s+/g, ' ').trim();
+	});
+
 /**
  * Logs into the editor at url, opens a workflow, opens the node panel with the canvas "+", searches
- * "eSign" and saves the result list (names.nodePanel), then opens the eSign entry and saves its action
- * list (names.operations; skipped when not given). Returns { files, items, entries, categories, actions }
- * (items: the names the search listed; entries: { name, description } of each).
+ * "eSign" and saves the result list (names.nodePanel), then opens the eSign entry and saves its page
+ * (names.operations). Returns { files, items, entries, header, categories, actions } (items: the names the
+ * search listed; entries: { name, description } of each; header: the eSign page's text above its actions).
  */
 export async function takeScreenshots({ url, workflowId, outDir, names = { nodePanel: 'node-panel.png', operations: 'operations.png' }, owner = DEFAULT_OWNER, timeoutMs = 120000 }) {
 	const { chromium } = await import('playwright-core');
@@ -66,7 +74,7 @@ export async function takeScreenshots({ url, workflowId, outDir, names = { nodeP
 		const page = context.pages()[0] ?? (await context.newPage());
 		page.setDefaultTimeout(timeoutMs);
 		await page.goto(`${url}/signin`);
-		await page.fill('#emailOrLdapLoginId, input[name=email]', owner.email);
+		await page.fill('#emailOrLdapLoginId, input[name=emailOrLdapLoginId], input[name=email]', owner.email); // 2.x, 1.x, older
 		await page.fill('#password, input[name=password]', owner.password);
 		await page.click('[data-test-id=form-submit-button]');
 		await page.waitForURL((u) => !u.pathname.startsWith('/signin'));
@@ -93,17 +101,17 @@ export async function takeScreenshots({ url, workflowId, outDir, names = { nodeP
 		fs.mkdirSync(outDir, { recursive: true });
 		files.nodePanel = path.join(outDir, names.nodePanel);
 		await page.screenshot({ path: files.nodePanel });
-		if (!names.operations) return { files, items, entries };
 
 		await item.click();
 		// The node's page: "Actions (n)" / "Triggers (n)" categories, the document actions first.
 		await page.locator('[data-test-id=node-creator-category-item]').first().waitFor();
 		await page.waitForTimeout(500);
+		const header = await nodePageHeader(page);
 		const categories = (await page.locator('[data-test-id=node-creator-category-item]').allTextContents()).map((s) => s.trim().replace(/\s+/g, ' '));
 		const actions = (await page.locator('[data-test-id=node-creator-item-name]').allTextContents()).map((s) => s.trim());
 		files.operations = path.join(outDir, names.operations);
 		await page.screenshot({ path: files.operations });
-		return { files, items, entries, categories, actions };
+		return { files, items, entries, header, categories, actions };
 	} finally {
 		await context.close().catch(() => {});
 		fs.rmSync(userDataDir, { recursive: true, force: true });
