@@ -2,7 +2,7 @@
 // `npm run test:e2e`: the package in real n8n, headless, for n8n 2.41.1 and then 1.123.81, each with the sandbox and
 // a fresh user folder: types loaded, the examples run, both triggers fired by real signings (also across a restart),
 // forgeries and repeats refused, the credential test, misbehaving and fronted sites, the eSign Tool under n8n's AI
-// Agent with a scripted model (test/support/scriptedModel.mjs), and on 2.x the README screenshots.
+// Agent with a scripted model (test/support/scriptedModel.mjs), and the node panel in a browser (README screenshots).
 // Env: E2E_LINES=2,1 (which lines, in order), E2E_KEEP=1 (keep the temporary user folders),
 //      E2E_SCREENSHOTS=0 (skip screenshots), E2E_TIMEOUT_MIN=30 (watchdog after the runtime install),
 //      E2E_STRICT_LINES=2 (the lines that also run the examples against a strict sandbox; empty: none).
@@ -312,19 +312,25 @@ async function runLine(line, tarball) {
 			}
 		});
 
-		// 6. Screenshots for the README (2.x only).
-		if (line === '2') {
-			const chromium = SCREENSHOTS ? ensureChromium(say) : { reason: 'E2E_SCREENSHOTS=0' };
-			if (!chromium.ok) skip(`${tag} 6. screenshots`, chromium.reason);
-			else {
-				await check(`${tag} 6. screenshots of the node panel and the eSign actions (headless Chromium)`, async () => {
-					const shot = await takeScreenshots({ url: n8n.url, workflowId: 'esignExample0002', outDir: DOCS_DIR });
-					assert(shot.items.includes('eSign'), `the search listed ${JSON.stringify(shot.items)}`);
-					assert(shot.actions.length >= 10, `the eSign page listed ${shot.actions.length} actions`);
-					for (const f of Object.values(shot.files)) assert(fs.statSync(f).size > 10000, `${f} is only ${fs.statSync(f).size} bytes`);
-					return `${Object.values(shot.files).map((f) => path.relative(ROOT, f)).join(', ')}; search: ${shot.items.join(', ')}; ${shot.categories.join(', ')}`;
-				});
-			}
+		// 6. The node panel in the editor (headless Chromium): the eSign entry shows the action node's description (n8n
+		// gives that entry the webhook trigger's: test/unit/nodePanel.test.ts), in the search list (2.x; 1.x shows no
+		// description there, for its own nodes neither) and on the entry's page; README screenshots.
+		const chromium = SCREENSHOTS ? ensureChromium(say) : { reason: 'E2E_SCREENSHOTS=0' };
+		if (!chromium.ok) skip(`${tag} 6. node panel`, chromium.reason);
+		else {
+			await check(`${tag} 6. node panel: the eSign entry shows the action node's description; screenshots (headless Chromium)`, async () => {
+				const names = line === '2' ? undefined : { nodePanel: 'node-panel-1.x.png', operations: 'operations-1.x.png' };
+				const shot = await takeScreenshots({ url: n8n.url, workflowId: 'esignExample0002', outDir: DOCS_DIR, names });
+				const own = (await n8n.rest('GET', '/types/nodes.json')).find((t) => t.name === NODE_TYPES.action)?.description;
+				assert(own, `${NODE_TYPES.action} not in /types/nodes.json`);
+				const entry = shot.entries.find((e) => e.name === 'eSign');
+				const listed = line === '2' ? own : '';
+				assert(entry?.description === listed, `the search lists ${JSON.stringify(shot.entries)}; expected "eSign" with ${JSON.stringify(listed)}`);
+				assert(shot.header.includes(own), `the eSign page shows "${shot.header}", not the action node's description "${own}"`);
+				assert(shot.actions.length >= 10, `the eSign page listed ${shot.actions.length} actions`);
+				for (const f of Object.values(shot.files)) assert(fs.statSync(f).size > 10000, `${f} is only ${fs.statSync(f).size} bytes`);
+				return `${Object.values(shot.files).map((f) => path.relative(ROOT, f)).join(', ')}; search: ${shot.items.join(', ')}; ${shot.categories.join(', ')}`;
+			});
 		}
 
 		// 7. The eSign Tool under n8n's AI Agent (3.1 on 2.x, 3 on 1.x) and OpenAI Chat Model 1.3 (Responses API off),

@@ -12,8 +12,10 @@ export class ESignTrigger implements INodeType {
 		version: 1,
 		subtitle:
 			'={{ ($parameter["events"] || []).includes("*") ? "Any event" : ($parameter["events"] || []).join(", ") }}',
+		// n8n's node panel lists this trigger inside the eSign node's entry and shows this text there (editor-ui's
+		// generateMergedNodesAndActions): so it is the action node's description (test/unit/nodePanel.test.ts).
 		description:
-			'Starts the workflow when the eSign site sends a signed webhook notification (document completed, declined, …)',
+			'Send documents for e-signature with a self-hosted eSign site: upload, add signers and fields, send, remind, download signed files, templates and audit trails',
 		// Used as given by the editor's docs link (a codex URL gets tracking parameters appended, which break an #anchor).
 		documentationUrl: 'https://github.com/n8n-nodes-esign/n8n-nodes-esign#trigger-setup',
 		defaults: {

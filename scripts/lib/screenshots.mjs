@@ -1,5 +1,5 @@
 // README screenshots of the eSign nodes in the real n8n editor, taken with Debian's headless Chromium
-// driven by playwright-core (no browser download). Used by `npm run test:e2e` (n8n 2.x).
+// driven by playwright-core (no browser download). Used by `npm run test:e2e` (n8n 2.x and 1.x).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -41,12 +41,31 @@ async function fitCanvasLeftOfPanel(page) {
 	await page.mouse.move(60, 120);
 }
 
+/** The node panel's entries as shown: { name, description } (description '' when the entry shows none). */
+const panelEntries = (page) =>
+	page.locator('[data-test-id=node-creator-item-name]').evaluateAll((els) =>
+		els.map((el) => {
+			const entry = el.closest('[data-test-id=node-creator-node-item], [data-test-id=node-creator-action-item]');
+			const text = entry?.querySelector('[data-test-id=node-creator-item-description]')?.textContent ?? '';
+			return { name: el.textContent.trim(), description: text.trim() };
+		}),
+	);
+
+/** The text of a node's page in the panel above its first category ("Actions (n)"): name, description, source. */
+const nodePageHeader = (page) =>
+	page.locator('[data-test-id=node-creator]').first().evaluate((panel) => {
+		const text = panel.innerText;
+		const category = panel.querySelector('[data-test-id=node-creator-category-item]')?.innerText ?? '';
+		return (category && text.includes(category) ? text.slice(0, text.indexOf(category)) : text).replace(/\s+/g, ' ').trim();
+	});
+
 /**
  * Logs into the editor at url, opens a workflow, opens the node panel with the canvas "+", searches
- * "eSign" and saves the result list (node-panel.png), then opens the eSign entry and saves its action
- * list (operations.png). Returns { files, items, categories, actions } (items: what the search listed).
+ * "eSign" and saves the result list (names.nodePanel), then opens the eSign entry and saves its page
+ * (names.operations). Returns { files, items, entries, header, categories, actions } (items: the names the
+ * search listed; entries: { name, description } of each; header: the eSign page's text above its actions).
  */
-export async function takeScreenshots({ url, workflowId, outDir, owner = DEFAULT_OWNER, timeoutMs = 30000 }) {
+export async function takeScreenshots({ url, workflowId, outDir, names = { nodePanel: 'node-panel.png', operations: 'operations.png' }, owner = DEFAULT_OWNER, timeoutMs = 120000 }) {
 	const { chromium } = await import('playwright-core');
 	const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'esign-chromium-'));
 	const context = await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 });
@@ -55,7 +74,7 @@ export async function takeScreenshots({ url, workflowId, outDir, owner = DEFAULT
 		const page = context.pages()[0] ?? (await context.newPage());
 		page.setDefaultTimeout(timeoutMs);
 		await page.goto(`${url}/signin`);
-		await page.fill('#emailOrLdapLoginId, input[name=email]', owner.email);
+		await page.fill('#emailOrLdapLoginId, input[name=emailOrLdapLoginId], input[name=email]', owner.email); // 2.x, 1.x, older
 		await page.fill('#password, input[name=password]', owner.password);
 		await page.click('[data-test-id=form-submit-button]');
 		await page.waitForURL((u) => !u.pathname.startsWith('/signin'));
@@ -77,20 +96,22 @@ export async function takeScreenshots({ url, workflowId, outDir, owner = DEFAULT
 		await item.waitFor();
 		await page.waitForTimeout(500); // list settles after the debounced search
 		await fitCanvasLeftOfPanel(page);
-		const items = (await page.locator('[data-test-id=node-creator-item-name]').allTextContents()).map((s) => s.trim());
+		const entries = await panelEntries(page);
+		const items = entries.map((e) => e.name);
 		fs.mkdirSync(outDir, { recursive: true });
-		files.nodePanel = path.join(outDir, 'node-panel.png');
+		files.nodePanel = path.join(outDir, names.nodePanel);
 		await page.screenshot({ path: files.nodePanel });
 
 		await item.click();
 		// The node's page: "Actions (n)" / "Triggers (n)" categories, the document actions first.
 		await page.locator('[data-test-id=node-creator-category-item]').first().waitFor();
 		await page.waitForTimeout(500);
+		const header = await nodePageHeader(page);
 		const categories = (await page.locator('[data-test-id=node-creator-category-item]').allTextContents()).map((s) => s.trim().replace(/\s+/g, ' '));
 		const actions = (await page.locator('[data-test-id=node-creator-item-name]').allTextContents()).map((s) => s.trim());
-		files.operations = path.join(outDir, 'operations.png');
+		files.operations = path.join(outDir, names.operations);
 		await page.screenshot({ path: files.operations });
-		return { files, items, categories, actions };
+		return { files, items, entries, header, categories, actions };
 	} finally {
 		await context.close().catch(() => {});
 		fs.rmSync(userDataDir, { recursive: true, force: true });
