@@ -2,6 +2,8 @@
  * Two layers, run together by `npm test` and apart with `--selectProjects`:
  * - unit (test/unit/): pure logic of the nodes against fakes; no server, no n8n-core engine (`npm run test:unit`).
  * - engine (the rest of test/): the nodes in n8n-core's WorkflowExecute against the sandbox over real HTTP.
+ * - strict: the engine suites below once more, against the sandbox's strict profile (the spec alone, varied where
+ *   it says "not shown"; test/sandbox/CONTRACT.md → Profiles), so a node that relies on a guess fails there.
  * Tests run on Node 24 (npm puts node_modules/.bin/node first).
  */
 const shared = {
@@ -14,6 +16,24 @@ const shared = {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }],
 	},
 	moduleFileExtensions: ['ts', 'js', 'json'],
+};
+
+/** The engine suites that run against the strict profile too: the Status Trigger, and the action node's writes. */
+const STRICT_SUITES = [
+	'test/ESignStatusTrigger/**/*.test.ts',
+	'test/ESign/document/document.test.ts',
+	'test/ESign/document/createAndSend.test.ts',
+	'test/ESign/signer/*.test.ts',
+	'test/ESign/field/*.test.ts',
+	'test/ESign/template/*.test.ts',
+	'test/ESign/tool.test.ts',
+];
+
+const engineFolders = {
+	// The harness's per-worker temp folders outlive workers jest stops: removed before and after each run
+	// (jest runs these only when a suite of this project runs).
+	globalSetup: '<rootDir>/test/harness/stale-folders.js',
+	globalTeardown: '<rootDir>/test/harness/stale-folders.js',
 };
 
 module.exports = {
@@ -31,10 +51,16 @@ module.exports = {
 			displayName: 'engine',
 			roots: ['<rootDir>/test'],
 			testPathIgnorePatterns: ['/node_modules/', '/.n8n-runtime/', '/dist/', '<rootDir>/test/unit/'],
-			// The harness's per-worker temp folders outlive workers jest stops: removed before and after each run
-			// (jest runs these only when a suite of this project runs).
-			globalSetup: '<rootDir>/test/harness/stale-folders.js',
-			globalTeardown: '<rootDir>/test/harness/stale-folders.js',
+			...engineFolders,
+		},
+		{
+			...shared,
+			displayName: 'strict',
+			roots: ['<rootDir>/test'],
+			testMatch: STRICT_SUITES.map((glob) => `<rootDir>/${glob}`),
+			// test/support's useSandbox() starts its sandboxes with this profile.
+			globals: { ESIGN_SANDBOX_PROFILE: 'strict' },
+			...engineFolders,
 		},
 	],
 };

@@ -85,7 +85,7 @@ export class ESignStatusTrigger implements INodeType {
 					{
 						name: 'Signer Declined',
 						value: 'signer.declined',
-						description: 'One signer declined (the item holds the signer, with the reason)',
+						description: 'One signer declined, as the site records it in declined_at, whatever the signer’s status (the item holds the signer, with decline_reason)',
 					},
 					{
 						name: 'Signer Signed',

@@ -7,7 +7,7 @@ import { ANY_CHANGE, NEW_DOCUMENT, POLL_REQUEST, attachFiles, documentReader } f
 import type { Change, StatusApi } from './detect';
 import { PAGE_SIZE, detectChanges, listAll, recordState } from './detect';
 import { sampleEvent } from './sample';
-import type { SignerChange } from './signers';
+import type { ReadSignersOptions, SignerChange } from './signers';
 import { wantsSigners, watchSigners } from './signers';
 import type { OpenStatus, PollState } from './state';
 import { boundTracked, readState, writeState } from './state';
@@ -48,6 +48,11 @@ export async function pollOnce(this: IPollFunctions): Promise<INodeExecutionData
 	const read = documentReader(this, search, ['signers[]'], seen);
 	// Signer events cost a read per document being signed, so signers are only looked at when chosen.
 	const signerEvents = wantsSigners(events);
+	const nodeName = this.getNode().name;
+	const signerOptions: ReadSignersOptions = {
+		warn: (message) => this.logger.warn(`eSign Status Trigger "${nodeName}": ${message}`),
+		scope: `${this.getWorkflow().id ?? ''}|${this.getNode().id}`,
+	};
 
 	if (this.getMode() === 'manual') return await sampleEvent.call(this, events, options, search);
 
@@ -61,7 +66,7 @@ export async function pollOnce(this: IPollFunctions): Promise<INodeExecutionData
 		// First poll (or after a reset): record what exists; emit it only when asked to.
 		const all = options.emitExisting === true && !problem ? await listAll(api) : undefined;
 		const state = await recordState(api, all);
-		const signerChanges = signerEvents ? await watchSigners(read, state, [], undefined, all !== undefined) : [];
+		const signerChanges = signerEvents ? await watchSigners(read, state, [], undefined, { ...signerOptions, emitExisting: all !== undefined }) : [];
 		keep.call(this, data, state);
 		if (!all) return null;
 		const changes: Change[] = all
@@ -76,7 +81,7 @@ export async function pollOnce(this: IPollFunctions): Promise<INodeExecutionData
 	const { state, changes } = await detectChanges(api, stored, rescan);
 	// Without signer events no signer state is kept, so choosing them later starts with a fresh record.
 	state.signers = undefined;
-	const signerChanges = signerEvents ? await watchSigners(read, state, changes, stored.signers) : [];
+	const signerChanges = signerEvents ? await watchSigners(read, state, changes, stored.signers, signerOptions) : [];
 	const output = await emit.call(this, changes, signerChanges, events, options);
 	keep.call(this, data, state);
 	return output;

@@ -56,7 +56,8 @@ async function sampleSignerEvent(this: IPollFunctions, events: string[], search:
 		.filter((doc) => SIGNED_STATUSES.includes(String(doc.status)))
 		.slice(0, MAX_SAMPLE_READS)
 		.map((doc) => String(doc.id));
-	const { changes } = await readSigners(documentReader(this, search), ids, undefined, true);
+	const warn = (message: string) => this.logger.warn(`eSign Status Trigger "${this.getNode().name}": ${message}`);
+	const { changes } = await readSigners(documentReader(this, search), ids, undefined, { emitExisting: true, warn });
 	const found = changes.find((change) => events.includes(`signer.${change.status}`));
 	if (!found) throw noMatch(this);
 	const { document, signer, status } = found;

@@ -7,6 +7,43 @@ import { isSignerStatus } from './state';
 
 export const SIGNER_EVENTS = ['signer.viewed', 'signer.signed', 'signer.declined'];
 
+const isSet = (value: unknown) => typeof value === 'string' && value.trim() !== '';
+
+/**
+ * What a signer's record says happened, by the spec: a decline is recorded in declined_at (with
+ * decline_reason), whatever the status says (the spec names pending, viewed and signed as the statuses in use);
+ * otherwise the status. A status the spec does not show is read by the signer's timestamps (signed_at, then
+ * viewed_at); 'unknown' when they tell nothing either.
+ */
+export function signerState(signer: IDataObject): SignerStatus | 'pending' | 'unknown' {
+	const status = signer.status;
+	if (isSet(signer.declined_at) || status === 'declined') return 'declined';
+	if (status === 'pending' || isSignerStatus(status)) return status;
+	if (isSet(signer.signed_at)) return 'signed';
+	if (isSet(signer.viewed_at)) return 'viewed';
+	return 'unknown';
+}
+
+/** Signer statuses already warned about, so a signer kept in an unknown status is logged once, not on every poll. */
+const warned = new Set<string>();
+const MAX_WARNED = 1000;
+
+/** Logs once (per key, while n8n runs) a signer status the node cannot read. */
+function warnOnce(warn: ((message: string) => void) | undefined, key: string, message: string): void {
+	if (!warn || warned.has(key)) return;
+	if (warned.size >= MAX_WARNED) warned.clear();
+	warned.add(key);
+	warn(message);
+}
+
+export interface ReadSignersOptions {
+	/** Report each signer who viewed, signed or declined when nothing was known before (Emit Existing, test events). */
+	emitExisting?: boolean;
+	/** Where a signer status the node cannot read is logged (this.logger.warn); `scope` names the node in the key. */
+	warn?: (message: string) => void;
+	scope?: string;
+}
+
 export interface SignerChange {
 	documentId: string;
 	/** The document as read now, without its signers and fields (the signer is in `signer`). */
@@ -45,7 +82,7 @@ export async function readSigners(
 	read: ReadDocument,
 	ids: string[],
 	known: SignerStates | undefined,
-	emitExisting = false,
+	{ emitExisting = false, warn, scope = '' }: ReadSignersOptions = {},
 ): Promise<{ seen: SignerStates; changes: SignerChange[] }> {
 	const seen: SignerStates = new Map();
 	const changes: SignerChange[] = [];
@@ -58,10 +95,18 @@ export async function readSigners(
 		const statuses = new Map<string, SignerStatus>();
 		for (const signer of doc.signers as IDataObject[]) {
 			const id = String(signer.id ?? '');
-			const status = signer.status;
-			if (!isWholeId(id) || !isSignerStatus(status)) continue;
-			statuses.set(id, status);
+			if (!isWholeId(id)) continue;
 			const before = known?.get(documentId)?.get(id) ?? 'pending';
+			const status = signerState(signer);
+			if (status === 'unknown') {
+				// Not dropped in silence: logged, and what was known of the signer is kept until the record says more.
+				const shown = JSON.stringify(signer.status ?? null);
+				warnOnce(warn, `${scope}|${documentId}.${id}|${shown}`, `Signer ${id} of document ${documentId} has the status ${shown}, which the spec does not show, and no viewed_at, signed_at or declined_at: no signer event can be told from it. It is reported once its record shows a view, signature or decline.`);
+				if (before !== 'pending') statuses.set(id, before);
+				continue;
+			}
+			if (status === 'pending') continue;
+			statuses.set(id, status);
 			if (known ? status === before : !emitExisting) continue;
 			changes.push({ documentId, document, signer, previousStatus: known ? before : null, status });
 		}
@@ -80,9 +125,9 @@ export async function watchSigners(
 	state: PollState,
 	changes: Change[],
 	known: SignerStates | undefined,
-	emitExisting = false,
+	options: ReadSignersOptions = {},
 ): Promise<SignerChange[]> {
-	const found = await readSigners(read, documentsToRead(state.open, changes), known, emitExisting);
+	const found = await readSigners(read, documentsToRead(state.open, changes), known, options);
 	const merged: SignerStates = new Map();
 	for (const id of state.open.keys()) {
 		const statuses = found.seen.get(id) ?? known?.get(id);

@@ -117,13 +117,28 @@ describe('eSign Tool: answers', () => {
 		expect(await requestLines(sb)).toContain(`POST /documents/${doc.id}/remind`);
 	});
 
-	test('a refusal for the document’s state (remind on a draft) names the state', async () => {
+	test('a refusal the spec does not show (the default profile’s guess: remind on a draft → invalid_state) reaches the model as the site gave it', async () => {
+		// Checks a guess of the doubles, set explicitly so the strict run checks it too: the spec shows no such refusal.
+		await control(sb, 'POST', '/__sandbox/profile', { name: 'default' });
 		const draft = await makeDraft(sb, { signers: [{ name: 'Ann Signer', email: 'ann@example.org' }] });
 		const answer = failureOf(
 			await asTool(sb, { resource: 'document', operation: 'remind', documentId: documentByModel }, { documentId: String(draft.id) }),
 		);
 		expect(answer.error).toMatchObject({ code: 'invalid_state', httpStatus: 400, siteMessage: 'Only sent or viewed documents can be reminded; this document is draft.' });
 		expect(answer.summary).toMatch(/^The eSign site refused the request \(HTTP 400, code invalid_state\): Only sent or viewed documents can be reminded; this document is draft\./);
+	});
+
+	test('remind on a draft as the spec shows it alone (strict): pending signers are reminded; with none, no_recipients reaches the model', async () => {
+		await control(sb, 'POST', '/__sandbox/profile', { name: 'strict' });
+		const draft = await makeDraft(sb, { signers: [{ name: 'Ann Signer', email: 'ann@example.org' }] });
+		const reminded = await asTool(sb, { resource: 'document', operation: 'remind', documentId: documentByModel }, { documentId: String(draft.id) });
+		expect(reminded.error).toBeUndefined();
+		expect(reminded.answer[0]).toMatchObject({ document_id: String(draft.id), reminded: [String(draft.signers[0].id)] });
+
+		const bare = await makeDraft(sb, { title: 'Nobody to remind' });
+		const answer = failureOf(await asTool(sb, { resource: 'document', operation: 'remind', documentId: documentByModel }, { documentId: String(bare.id) }));
+		expect(answer.error).toMatchObject({ code: 'no_recipients', httpStatus: 400, siteMessage: 'No signer is waiting to sign this document.' });
+		expect(answer.summary).toMatch(/^The eSign site refused the request \(HTTP 400, code no_recipients\): No signer is waiting to sign this document\./);
 	});
 
 	test('a 404 tells the model the document does not exist and what to check', async () => {
@@ -207,14 +222,15 @@ test('a tool set to On Error → Stop Workflow stops the agent, as n8n does for 
 });
 
 describe('outside tool mode nothing changes', () => {
-	const remind = (id: string | number) => ({ resource: 'document', operation: 'remind', documentId: rl(id), remindTo: 'all' });
+	// A refusal the spec shows (send without signers → no_signers), so every profile gives it.
+	const send = (id: string | number) => ({ resource: 'document', operation: 'send', documentId: rl(id) });
 
 	test('the same failures stop the node with the same errors', async () => {
-		const draft = await makeDraft(sb, { signers: [{ name: 'Ann Signer', email: 'ann@example.org' }] });
-		const refused = await esign(sb, remind(draft.id));
+		const draft = await makeDraft(sb, { title: 'No signers yet' });
+		const refused = await esign(sb, send(draft.id));
 		expect(refused.items).toEqual([]);
-		expect(refused.error).toMatchObject({ message: expect.stringMatching(/\[invalid_state\]$/), httpCode: '400' });
-		expect(refused.error.context).toMatchObject({ apiCode: 'invalid_state', itemIndex: 0 });
+		expect(refused.error).toMatchObject({ message: expect.stringMatching(/\[no_signers\]$/), httpCode: '400' });
+		expect(refused.error.context).toMatchObject({ apiCode: 'no_signers', itemIndex: 0 });
 
 		const missing = await esign(sb, { resource: 'document', operation: 'get', documentId: rl(999) });
 		expect(missing.error).toMatchObject({ httpCode: '404' });
@@ -224,15 +240,15 @@ describe('outside tool mode nothing changes', () => {
 	});
 
 	test('with Continue On Fail the error item keeps its shape', async () => {
-		const draft = await makeDraft(sb, { signers: [{ name: 'Ann Signer', email: 'ann@example.org' }] });
-		const res = await esign(sb, remind(draft.id), { continueOnFail: true });
+		const draft = await makeDraft(sb, { title: 'No signers yet' });
+		const res = await esign(sb, send(draft.id), { continueOnFail: true });
 		expect(res.items).toHaveLength(1);
 		expect(res.items[0].pairedItem).toEqual({ item: 0 });
 		expect(res.items[0].json).toEqual({
-			error: 'Only sent or viewed documents can be reminded; this document is draft. [invalid_state]',
-			description: 'Only sent or viewed documents can be reminded; this document is draft.',
+			error: 'The document has no signers. Add at least one signer before sending. [no_signers]',
+			description: 'The document has no signers. Add at least one signer before sending.',
 			httpCode: '400',
-			apiCode: 'invalid_state',
+			apiCode: 'no_signers',
 		});
 	});
 });

@@ -3,11 +3,15 @@
 import type { Json, PollRun, Sandbox } from '../support';
 import { credentialsFor, harness } from '../support';
 
+let pollers = 0;
+
 export function poller(sb: Sandbox, parameters: Json = { events: ['*', 'document.created'] }) {
 	let staticData: unknown;
+	// One active workflow: its id stays the same from poll to poll, as in n8n.
+	const workflowId = `harness-poller-${++pollers}`;
 	return {
 		async poll(extra: Json = {}): Promise<PollRun> {
-			const run = await harness.runPoll({ parameters: { ...parameters, ...extra }, credentials: credentialsFor(sb), staticData });
+			const run = await harness.runPoll({ parameters: { ...parameters, ...extra }, credentials: credentialsFor(sb), staticData, workflowId });
 			if (!run.error) staticData = run.staticData;
 			return run;
 		},

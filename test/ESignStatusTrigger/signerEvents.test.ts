@@ -1,13 +1,13 @@
 // eSign Status Trigger, per-signer events: each poll runs through n8n-core's PollContext against the sandbox
 // over HTTP, with documents of two or three signers made through the API and signed one signer at a time.
 import type { Json, PollRun } from '../support';
-import { clearLog, control, credentialsFor, harness, sentDocument, useSandbox } from '../support';
+import { clearLog, control, credentialsFor, harness, sentDocument, strictProfile, useSandbox } from '../support';
 import { poller as makePoller } from './poller';
 
 const sb = useSandbox();
 
 const SIGNERS = [
-	{ name: 'Ann Client', email: 'ann@client.example' },
+	{ name: 'Ann Client', email: 'ann@client.example', signing_order: 1 },
 	{ name: 'Bob Counter', email: 'bob@counter.example', signing_order: 2 },
 	{ name: 'Cy Witness', email: 'cy@witness.example', signing_order: 3 },
 ];
@@ -88,8 +88,62 @@ describe('eSign Status Trigger: signer events', () => {
 			['signer.declined', id, signerIds[2], 'pending'],
 			['document.declined', id, '-', 'viewed'],
 		]);
-		expect(declined.items[0].json.signer).toMatchObject({ status: 'declined', decline_reason: 'Wrong address' });
+		// The spec records a decline in declined_at and decline_reason; the status is the site's: the default profile's
+		// guess sets it to declined, the strict profile leaves it as it was (this signer never opened the document).
+		expect(declined.items[0].json.signer).toMatchObject({ status: strictProfile ? 'pending' : 'declined', decline_reason: 'Wrong address' });
+		expect(declined.items[0].json.signer.declined_at).toEqual(expect.any(String));
 		expect((await p.poll()).output).toBeNull();
+	});
+
+	test.each([
+		['who had opened it (status stays viewed)', true],
+		['from the invitation, unopened (status stays pending)', false],
+	])('a decline recorded only in declined_at and decline_reason, by a signer %s: Signer Declined once with the reason, Document Declined once', async (_name, viewedFirst) => {
+		// The spec's way on either profile: declines: 'timestamps' leaves the signer's status as it was.
+		await control(sb, 'POST', '/__sandbox/profile', { name: strictProfile ? 'strict' : 'default', declines: 'timestamps' });
+		const { id, tokens, signerIds } = await sentWith(2);
+		const p = poller({ events: ['signer.declined', 'document.declined', 'signer.viewed'] });
+		await p.poll();
+		await act(tokens[0], 'view');
+		if (viewedFirst) await act(tokens[1], 'view');
+		expect((await p.poll()).items).toHaveLength(viewedFirst ? 2 : 1);
+		await act(tokens[1], 'decline', { reason: 'Price changed' });
+		const signer = (await control<Json[]>(sb, 'GET', `/__sandbox/signers?document_id=${id}`)).find((s) => String(s.id) === signerIds[1]);
+		expect(signer).toMatchObject({ status: viewedFirst ? 'viewed' : 'pending', decline_reason: 'Price changed' });
+
+		const run = await p.poll();
+		expect(events(run)).toEqual([
+			['signer.declined', id, signerIds[1], viewedFirst ? 'viewed' : 'pending'],
+			['document.declined', id, '-', 'viewed'],
+		]);
+		expect(run.items[0].json.signer).toMatchObject({ decline_reason: 'Price changed', declined_at: expect.any(String), status: signer.status });
+		expect((await p.poll()).output).toBeNull();
+		expect((await p.poll({ options: { rescanEvery: 1 } })).output).toBeNull();
+	});
+
+	test('a signer status the spec does not show: read by its timestamps, else logged once (never dropped in silence)', async () => {
+		const { id, tokens, signerIds } = await sentWith(3);
+		const p = poller({ events: ['signer.viewed', 'signer.signed', 'signer.declined'] });
+		await p.poll();
+		await act(tokens[0], 'view'); // the document is viewed: its signers are read on every poll
+		expect(events(await p.poll())).toEqual([['signer.viewed', id, signerIds[0], 'pending']]);
+
+		// Another site's records: a status it names its own way, with and without a timestamp that says what happened.
+		await control(sb, 'POST', `/__sandbox/signers/${signerIds[1]}`, { status: 'completed', viewed_at: '2026-01-02 03:04:05', signed_at: '2026-01-02 03:04:05' });
+		await control(sb, 'POST', `/__sandbox/signers/${signerIds[2]}`, { status: 'on_hold' });
+		const run = await p.poll();
+		expect(events(run)).toEqual([['signer.signed', id, signerIds[1], 'pending']]);
+		expect(run.items[0].json.signer.status).toBe('completed'); // as the site gave it
+		const warned = run.warnings.filter((w) => w.includes('"on_hold"'));
+		expect(warned).toEqual([expect.stringContaining(`Signer ${signerIds[2]} of document ${id} has the status "on_hold", which the spec does not show`)]);
+		// Once per signer and status while n8n runs: the next polls stay quiet.
+		const quiet = await p.poll();
+		expect(quiet.output).toBeNull();
+		expect(quiet.warnings.filter((w) => w.includes('"on_hold"'))).toEqual([]);
+
+		// When that record later shows what happened, it is reported then.
+		await control(sb, 'POST', `/__sandbox/signers/${signerIds[2]}`, { viewed_at: '2026-01-02 03:05:00' });
+		expect(events(await p.poll())).toEqual([['signer.viewed', id, signerIds[2], 'pending']]);
 	});
 
 	test('without signer events the cost stays one request per quiet poll, however many documents are being signed', async () => {

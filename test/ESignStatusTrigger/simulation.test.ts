@@ -5,7 +5,7 @@
 // With signer events, documents of 2–3 signers (signing in signing order) are added, and every signer's
 // view, signature and decline is checked the same way.
 import type { Json, PollRun } from '../support';
-import { api, clearLog, control, credentialsFor, harness, makeDraft, requestLog, useSandbox } from '../support';
+import { api, clearLog, control, credentialsFor, harness, makeDraft, requestLog, strictProfile, useSandbox } from '../support';
 
 const sb = useSandbox();
 
@@ -28,13 +28,19 @@ function truth(): Map<string, string> {
 	return new Map([...sb.state.documents.values()].map((d: Json) => [String(d.id), d.status]));
 }
 
+/**
+ * A signer's status as the spec records it: a decline is in declined_at, whatever the status says (the strict
+ * profile leaves the status as it was; the default one also sets it to declined).
+ */
+const signerStatus = (s: Json): string => (s.declined_at ? 'declined' : s.status);
+
 /** Every signer of an existing document: signer id → {document id, status}, from the sandbox's memory. */
 function signerTruth(): Map<string, { doc: string; status: string }> {
 	const docs = truth();
 	return new Map(
 		[...sb.state.signers.values()]
 			.filter((s: Json) => docs.has(String(s.document_id)))
-			.map((s: Json) => [String(s.id), { doc: String(s.document_id), status: s.status }]),
+			.map((s: Json) => [String(s.id), { doc: String(s.document_id), status: signerStatus(s) }]),
 	);
 }
 
@@ -117,7 +123,7 @@ function emitted(run: PollRun): Emitted[] {
 		id: String(i.json.document.id),
 		signer: i.json.signer ? String(i.json.signer.id) : '',
 		previousStatus: i.json.previousStatus,
-		status: i.json.signer ? i.json.signer.status : i.json.document.status,
+		status: i.json.signer ? signerStatus(i.json.signer) : i.json.document.status,
 	}));
 }
 
@@ -255,26 +261,29 @@ async function simulate(
 	return report;
 }
 
+/** Against the strict profile (its own jest project) one seed per kind of run keeps the added time small. */
+const seeds = (all: number[]) => (strictProfile ? all.slice(0, 1) : all);
+
 describe('eSign Status Trigger: seeded simulation', () => {
-	test.each([11, 2024, 90210])('seed %i, forward moves only: every transition exactly once, within budget', async (seed) => {
+	test.each(seeds([11, 2024, 90210]))('seed %i, forward moves only: every transition exactly once, within budget', async (seed) => {
 		const report = await simulate(seed, { polls: 80, allowSwaps: false, rescanEvery: 0 });
 		expect(report.events).toBeGreaterThan(20);
 		expect(report.quiet).toBeGreaterThan(5);
 	});
 
-	test.each([7, 31337])('seed %i, with draft⇄sent moves: exactly once, and the truth at every rescan', async (seed) => {
+	test.each(seeds([7, 31337]))('seed %i, with draft⇄sent moves: exactly once, and the truth at every rescan', async (seed) => {
 		const report = await simulate(seed, { polls: 80, allowSwaps: true, rescanEvery: 5 });
 		expect(report.events).toBeGreaterThan(20);
 	});
 
-	test.each([5, 4242, 777])('seed %i, 2–3 signers per document and signer events: every signer move exactly once, within budget', async (seed) => {
+	test.each(seeds([5, 4242, 777]))('seed %i, 2–3 signers per document and signer events: every signer move exactly once, within budget', async (seed) => {
 		const report = await simulate(seed, { polls: 80, allowSwaps: false, rescanEvery: 0, signers: true });
 		expect(report.signerEvents).toBeGreaterThan(15);
 		expect(report.multiSigner).toBeGreaterThan(10);
 		expect(report.events).toBeGreaterThan(20);
 	});
 
-	test.each([99])('seed %i, signer events with draft⇄sent moves and rescans: signer moves exactly once', async (seed) => {
+	test.each(seeds([99]))('seed %i, signer events with draft⇄sent moves and rescans: signer moves exactly once', async (seed) => {
 		const report = await simulate(seed, { polls: 60, allowSwaps: true, rescanEvery: 5, signers: true });
 		expect(report.signerEvents).toBeGreaterThan(10);
 	});

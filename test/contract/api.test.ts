@@ -2,6 +2,10 @@
  * The API contract (the spec plus the decisions in docs/reference.md), checked over real HTTP against
  * one site: the Node sandbox on a free port by default, or the site described in ESIGN_CONTRACT_SITE
  * (`npm run test:wordpress` runs this same file against the WordPress test site).
+ *
+ * A test or assertion marked [guess] checks a choice both doubles make where the spec says "not shown"
+ * (test/sandbox/CONTRACT.md → Decisions), so that they stay alike; it is not the API, the nodes must not rely on it,
+ * and the sandbox's strict profile plays otherwise (CONTRACT.md → Profiles).
  */
 import * as crypto from 'crypto';
 import { PDFDocument } from 'pdf-lib';
@@ -59,7 +63,7 @@ async function makeDraft({ signers = 1, key = 'admin', title }: { signers?: numb
 	const added: Json[] = [];
 	for (let i = 1; i <= signers; i++) {
 		const res = await api('POST', `/documents/${doc.id}/signers`, { key, body: { name: `Signer ${i}`, email: `signer${i}@example.com` } });
-		expect(res.status).toBe(201);
+		expect(res.status).toBe(201); // [guess] 201 with the Signer: the spec shows no answer for adding a signer
 		added.push(res.body);
 	}
 	const fields = added.map((s, i) => ({ signer_id: Number(s.id), field_type: 'signature', page_number: 2, position_x: 72 + i * 220, position_y: 530 }));
@@ -171,7 +175,7 @@ describe('documents', () => {
 		expect((await api('GET', '/stats', { key: 'user' })).body.deleted).toBe(0);
 	});
 
-	test('signers: defaults, duplicates, role, only on drafts', async () => {
+	test('[guess] signers: signing_order defaulted to the next, 201 with the Signer, duplicates, role, only on drafts', async () => {
 		const { id } = await makeDraft({ signers: 1 });
 		const second = await api('POST', `/documents/${id}/signers`, { body: { name: 'Bo', email: 'bo@example.com' } });
 		expect(second.body).toMatchObject({ signing_order: '2', role: 'signer', status: 'pending' });
@@ -282,7 +286,7 @@ describe('fields', () => {
 });
 
 describe('state machine', () => {
-	test('send → view → sign → completed, with audit trail and outbox', async () => {
+	test('send → view → sign → completed, with audit trail and outbox ([guess] invalid_state for a second send and for fields once sent)', async () => {
 		const { id } = await makeDraft({ signers: 2 });
 		const sent = await api('POST', `/documents/${id}/send`);
 		expect(sent.body).toMatchObject({ sent: true });
@@ -310,7 +314,7 @@ describe('state machine', () => {
 		]);
 	});
 
-	test('send prerequisites: no_signers, missing_fields, no_file', async () => {
+	test('send prerequisites: no_signers (the spec), [guess] missing_fields and no_file', async () => {
 		const bare = (await upload('one-page.pdf')).body;
 		expect((await api('POST', `/documents/${bare.id}/send`)).body.code).toBe('no_signers');
 		await api('POST', `/documents/${bare.id}/signers`, { body: { name: 'Ann', email: 'ann@example.com' } });
@@ -323,7 +327,7 @@ describe('state machine', () => {
 		expect((await control('GET', '/outbox')).body).toEqual([]);
 	});
 
-	test('decline sets declined_at and reason; the document is declined', async () => {
+	test('decline sets declined_at and reason; the document is declined ([guess] the signer\'s status becomes declined)', async () => {
 		const { id } = await makeDraft();
 		await api('POST', `/documents/${id}/send`);
 		const [token] = await tokens(id);
@@ -334,7 +338,7 @@ describe('state machine', () => {
 		expect((await api('GET', '/stats')).body.declined).toBe(1);
 	});
 
-	test('expire: not_due without or before expires_at, expired when due, invalid_state when terminal', async () => {
+	test('expire: not_due without or before expires_at, expired when due, [guess] invalid_state when terminal', async () => {
 		const { id } = await makeDraft();
 		await api('POST', `/documents/${id}/send`);
 		expect((await api('POST', `/documents/${id}/expire`)).body.code).toBe('not_due');
@@ -353,7 +357,7 @@ describe('state machine', () => {
 		expect((await api('POST', `/documents/${completed}/expire`)).body.code).toBe('invalid_state');
 	});
 
-	test('PUT status: only draft ↔ sent, sent → draft only before any view, no emails', async () => {
+	test('[guess] PUT status: only draft ↔ sent, sent → draft only before any view, no emails', async () => {
 		const bare = (await upload('one-page.pdf')).body;
 		expect((await api('PUT', `/documents/${bare.id}`, { body: { status: 'sent' } })).body.code).toBe('no_signers');
 		const { id } = await makeDraft();
@@ -371,7 +375,7 @@ describe('state machine', () => {
 		expect((await api('PUT', `/documents/${id}`, { body: { title: '' } })).body.code).toBe('invalid_data');
 	});
 
-	test('remind: eligible signers, invalid signer, already signed, drafts refused', async () => {
+	test('remind: eligible signers (the spec), [guess] invalid signer, already signed in failed, drafts refused', async () => {
 		const { id, signers } = await makeDraft({ signers: 2 });
 		expect((await api('POST', `/documents/${id}/remind`)).body.code).toBe('invalid_state');
 		await api('POST', `/documents/${id}/send`);
@@ -466,7 +470,7 @@ describe('webhooks', () => {
 
 	const receiverUrl = () => `${receiver.url}/hook`;
 
-	test('signed events over the exact body bytes, PHP-style escaping', async () => {
+	test('signed events over the exact body bytes, PHP-style escaping ([guess] timestamp, status and signer members, X-ESIGN-Event)', async () => {
 		expect(site.webhookSecret).toBe(DEFAULT_WEBHOOK_SECRET);
 		await control('POST', '/webhooks', { url: receiverUrl() });
 		const { id } = await makeDraft({ title: 'Lease 2024/25 für Café' });
@@ -494,7 +498,7 @@ describe('webhooks', () => {
 		expect(deliveries.map((d) => d.status)).toEqual([200, 200, 200, 200]);
 	});
 
-	test('declined event carries the reason; a changed secret signs with the new key; events filter', async () => {
+	test('declined event carries the reason ([guess] and status); a changed secret signs with the new key; events filter', async () => {
 		await control('POST', '/webhooks', { url: receiverUrl(), events: ['document.declined'] });
 		await control('POST', '/webhooks/secret', { secret: 'whsec_other' });
 		const { id } = await makeDraft();

@@ -13,6 +13,7 @@ const { createAdditionalData, credentialRefsFor, normaliseCredentials } = requir
  * staticData: the workflow's static data as n8n stored it after the previous poll (copied in); the
  * result's staticData is what the node left there (what n8n stores next).
  * mode: 'trigger' (an active workflow's poll) or 'manual' ("Fetch Test Event").
+ * workflowId: the workflow's id; an active workflow keeps its id from poll to poll (default: a new one per run).
  * Returns { output (the node's return value), items (output[0] or []), error, staticData, warnings,
  *           binary(i, prop) }.
  */
@@ -26,6 +27,7 @@ async function runPoll({
 	binaryMode = 'filesystem',
 	name = 'eSign Status Trigger',
 	typeVersion = 1,
+	workflowId,
 }) {
 	await useBinaryMode(binaryMode);
 	const credentialsByType = normaliseCredentials(credentials);
@@ -40,7 +42,7 @@ async function runPoll({
 		credentials: credentialRefsFor(type, credentialsByType),
 	};
 	const workflow = new Workflow({
-		id: `harness-wf-${runId}`,
+		id: workflowId ?? `harness-wf-${runId}`,
 		name: `Harness poll workflow ${runId}`,
 		nodes: [node],
 		connections: {},

@@ -5,6 +5,7 @@
  * `--tls[=expired|wrong-host]` serves HTTPS with a self-signed certificate (plain HTTP on another port);
  * `--fronts '<json>'` starts it behind fronts (the body of POST /__sandbox/fronts).
  * `--data <dir>` keeps the site's data in that folder across restarts; `--reset` (with --data) starts it over.
+ * `--strict` plays the spec alone (the strict profile: CONTRACT.md → Profiles) instead of the default's guesses.
  */
 
 const { createSandbox, SPEC_RATE_LIMITS } = require('./index');
@@ -25,9 +26,10 @@ async function main() {
 	const fronts = option('fronts');
 	const dataDir = option('data');
 	const resetData = process.argv.slice(2).includes('--reset');
+	const profile = process.argv.slice(2).includes('--strict') ? 'strict' : 'default';
 	if (dataDir === undefined && resetData) throw new Error('--reset starts over the data kept with --data <dir>: give --data too.');
 	if (dataDir !== undefined && (dataDir === '' || dataDir.startsWith('--'))) throw new Error('--data needs a folder, e.g. --data .n8n-runtime/sandbox-data');
-	const sb = await createSandbox({ port, host, rateLimits: SPEC_RATE_LIMITS, tls, fronts: fronts ? JSON.parse(fronts) : undefined, dataDir, resetData });
+	const sb = await createSandbox({ port, host, rateLimits: SPEC_RATE_LIMITS, tls, fronts: fronts ? JSON.parse(fronts) : undefined, dataDir, resetData, profile });
 	const kept = sb.persistence;
 	const { admin } = sb.keys;
 	const lines = [
@@ -43,6 +45,7 @@ async function main() {
 		...(kept && kept.warning ? [`Warning:        ${kept.warning}`] : []),
 		...(sb.tls ? [`TLS:            ${sb.tls.variant} certificate (curl -k); the same site over plain HTTP: ${sb.plain.url}`] : []),
 		...(Object.keys(sb.state.fronts).length ? [`Fronts:         ${JSON.stringify(sb.state.fronts)}`] : []),
+		`Profile:        ${profile === 'strict' ? 'strict: the spec alone (declines in declined_at only, webhook bodies {event, data}, minimal Add Signer answers)' : 'default: the sandbox\'s guesses where the spec says "not shown" (--strict plays the spec alone)'}`,
 		`Webhook secret: ${sb.webhookSecret}`,
 		`Rate limits:    ${SPEC_RATE_LIMITS.perKeyPerHour} per key per hour, ${SPEC_RATE_LIMITS.perIpPerMinute} per IP per minute`,
 		'',

@@ -17,6 +17,7 @@ const { saveAsTemplate } = require('./templates');
 const { EVENTS } = require('./webhooks');
 const { indexPage, signingPage } = require('./pages');
 const settings = require('./settings');
+const { normalizeProfile } = require('./profile');
 
 const ok = (body, status = 200) => ({ status, body });
 const html = (text) => ({ status: 200, html: text });
@@ -61,11 +62,34 @@ function seedDocuments(core, { count = 1, owner = 'admin', status = 'draft', tit
 			field.value = signer.name;
 			doc.completed_at = at;
 		}
-		if (status === 'declined') Object.assign(signer, { status: 'declined', declined_at: at, decline_reason: 'Seeded decline.' });
+		if (status === 'declined') {
+			Object.assign(signer, { declined_at: at, decline_reason: 'Seeded decline.' });
+			if (core.state.profile.declines === 'status') signer.status = 'declined';
+		}
 		if (status === 'expired') doc.expires_at = formatTimestamp(store.now(core) - 86_400_000);
 		ids.push(String(doc.id));
 	}
 	return { ids };
+}
+
+/** Signer members another implementation may keep differently; the edit control sets them as given. */
+const EDITABLE_SIGNER = ['status', 'viewed_at', 'signed_at', 'declined_at', 'decline_reason'];
+
+/**
+ * Sets a signer's record as another site might keep it (a status the spec does not show, a timestamp without
+ * the status that usually goes with it): any string, or null for the timestamps and the reason. No event, no audit.
+ */
+function editSigner(core, id, input) {
+	const signer = core.state.signers.get(toInteger(id));
+	if (!signer) fail(404, 'not_found', 'Signer not found.');
+	const changes = Object.entries(input).filter(([key]) => EDITABLE_SIGNER.includes(key));
+	if (!changes.length) fail(400, 'invalid_data', `Send at least one of ${EDITABLE_SIGNER.join(', ')}.`);
+	for (const [key, value] of changes) {
+		if (!(typeof value === 'string' || (value === null && key !== 'status'))) fail(400, 'invalid_data', `${key} must be a string${key === 'status' ? '' : ' or null'}.`);
+	}
+	Object.assign(signer, Object.fromEntries(changes));
+	store.touch(core, signer);
+	return signer;
 }
 
 // ---------------------------------------------------------------- routes
@@ -165,6 +189,11 @@ const router = createRouter([
 		core.state.frontCache.clear();
 		return ok({ ok: true });
 	}],
+	['GET', '/__sandbox/profile', 'profile', (core) => ok({ profile: core.state.profile })],
+	['POST', '/__sandbox/profile', 'setProfile', (core, ctx) => {
+		core.state.profile = normalizeProfile(ctx.input);
+		return ok({ profile: core.state.profile });
+	}],
 	['GET', '/__sandbox/rate-limits', 'rateLimits', (core) => ok({ rateLimits: core.state.rateLimits })],
 	['POST', '/__sandbox/rate-limits', 'setRateLimits', (core, ctx) => {
 		core.state.rateLimits = normalizeRateLimits(ctx.input);
@@ -205,6 +234,7 @@ const router = createRouter([
 	['GET', '/__sandbox/signers', 'signers', (core, ctx) => ok([...core.state.signers.values()]
 		.filter(optionalDocFilter(ctx.input))
 		.map((s) => ({ ...store.signerOut(s), token: s.token, signing_url: store.signingUrl(core, s) })))],
+	['POST', '/__sandbox/signers/:id', 'editSigner', (core, ctx) => ok(store.signerOut(editSigner(core, ctx.params.id, ctx.input)))],
 	['POST', '/__sandbox/sign/:token/view', 'signView', signerAction('view')],
 	['POST', '/__sandbox/sign/:token/sign', 'signSign', signerAction('sign')],
 	['POST', '/__sandbox/sign/:token/decline', 'signDecline', signerAction('decline')],
@@ -230,7 +260,7 @@ const router = createRouter([
 		if (timeout !== undefined && !(timeout >= 1 && timeout <= 300000)) fail(400, 'invalid_data', 'timeoutMs must be an integer from 1 to 300000.');
 		const urls = isNonEmptyString(url) ? [url] : core.state.webhooks.map((r) => r.url);
 		if (!urls.length) fail(400, 'invalid_data', 'No url given and no receiver registered.');
-		const deliveries = await core.webhooks.deliverNow(urls, event, data, timeout === undefined ? undefined : { timeoutMs: timeout });
+		const deliveries = await core.webhooks.deliverNow(urls, event, data, { asGiven: true, ...(timeout === undefined ? {} : { timeoutMs: timeout }) });
 		return ok(isNonEmptyString(url) ? deliveries[0] : { deliveries });
 	}],
 	['POST', '/__sandbox/webhooks/secret', 'setWebhookSecret', (core, ctx) => {

@@ -109,14 +109,21 @@ function create(core, ctx) {
 
 const get = (core, ctx) => ok(store.documentOut(core, load(core, ctx), { full: true }));
 
-/** PUT: title, and status only draft ↔ sent (sent → draft only while nobody has viewed). */
+/**
+ * PUT: title, and status only draft ↔ sent (sent → draft only while nobody has viewed). Profile refusals:
+ * 'spec' (strict): any document status is set as given (the spec does not show which it allows); only a value
+ * that is not a document status is refused, with WordPress's own rest_invalid_param.
+ */
 function update(core, ctx) {
 	const doc = load(core, ctx);
 	const { title, status } = ctx.input;
 	if (title === undefined && status === undefined) fail(400, 'invalid_data', 'Nothing to update: send title and/or status.');
 	if (title !== undefined && !isNonEmptyString(title)) fail(400, 'invalid_data', 'title must be a non-empty string.');
 	let newStatus = doc.status;
-	if (status !== undefined && status !== doc.status) {
+	if (core.state.profile.refusals === 'spec') {
+		if (status !== undefined && !STATUSES.includes(status)) invalidParam('status', `status is not one of ${STATUSES.join(', ')}.`);
+		if (status !== undefined) newStatus = status;
+	} else if (status !== undefined && status !== doc.status) {
 		const rule = 'Status can only change from draft to sent, or from sent back to draft before any signer has viewed the document.';
 		if (doc.status === 'draft' && status === 'sent') signing.assertSendable(core, doc);
 		else if (doc.status === 'sent' && status === 'draft') {
@@ -148,10 +155,11 @@ function send(core, ctx) {
 /** Reminds pending/viewed signers (or the one `signer_id`); an already-signed target lands in `failed`. */
 function remind(core, ctx) {
 	const doc = load(core, ctx);
-	if (!['sent', 'viewed'].includes(doc.status)) fail(400, 'invalid_state', `Only sent or viewed documents can be reminded; this document is ${doc.status}.`);
 	const signers = store.documentSigners(core, doc.id);
 	const raw = ctx.input.signer_id;
 	const explicit = raw !== undefined && raw !== null && raw !== '';
+	if (core.state.profile.refusals === 'spec') return remindAsSpecShows(core, ctx, doc, signers, explicit ? toInteger(raw) : undefined);
+	if (!['sent', 'viewed'].includes(doc.status)) fail(400, 'invalid_state', `Only sent or viewed documents can be reminded; this document is ${doc.status}.`);
 	let targets = signers;
 	if (explicit) {
 		const target = signers.find((s) => s.id === toInteger(raw));
@@ -172,6 +180,21 @@ function remind(core, ctx) {
 		}
 	}
 	return ok({ reminded, failed, message: `Reminder sent to ${reminded.length} signer(s).` });
+}
+
+/**
+ * Remind as the spec shows it alone (profile refusals: 'spec'): every signer whose status is pending or viewed,
+ * or only `signerId`, is reminded, whatever the document's status; none eligible → 400 no_recipients, the one
+ * refusal the spec shows.
+ */
+function remindAsSpecShows(core, ctx, doc, signers, signerId) {
+	const targets = signers.filter((s) => (signerId === undefined || s.id === signerId) && (s.status === 'pending' || s.status === 'viewed'));
+	if (!targets.length) fail(400, 'no_recipients', 'No signer is waiting to sign this document.');
+	for (const s of targets) {
+		store.queueEmail(core, doc, s, 'reminder');
+		store.addAudit(core, doc, 'reminder_sent', ctx, s);
+	}
+	return ok({ reminded: targets.map((s) => String(s.id)), failed: [], message: `Reminder sent to ${targets.length} signer(s).` });
 }
 
 function expire(core, ctx) {

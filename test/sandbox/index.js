@@ -22,6 +22,7 @@ const { sendJson } = require('./http');
 const { normalizeFronts } = require('./fronts');
 const { sandboxCertificate } = require('./tls');
 const { createPersistence } = require('./persist');
+const { normalizeProfile } = require('./profile');
 
 /**
  * What a WordPress site with Plain permalinks answers at /wp-json/…: it does not route the address, so its
@@ -52,17 +53,23 @@ const DEFAULT_WEBHOOK_SECRET = 'whsec_sandbox_3b9f2c7e1a5d48f6b0c2e9a7d1f4c8b5';
  * @param {boolean|string} [opts.tls]     HTTPS with a certificate made at start: true / 'self-signed', 'expired', 'wrong-host'
  * @param {string} [opts.dataDir]         keep the data in this folder across restarts (see persist.js); default: in memory only
  * @param {boolean} [opts.resetData=false] with dataDir: remove the kept data first and start fresh
+ * @param {string|object} [opts.profile='default'] what it plays where the spec says "not shown": 'default' (the
+ *                                        project's guesses), 'strict' (the spec alone, varied where it is silent), or
+ *                                        knobs over a preset (profile.js; CONTRACT.md → Profiles); reset returns to it
  */
 async function createSandbox(opts = {}) {
 	const { port = 0, host = '127.0.0.1', rateLimits = false, webhookSecret = DEFAULT_WEBHOOK_SECRET, seed = true, publicUrl, tls = false } = opts;
 	const state = createState({ rateLimits: normalizeRateLimits(rateLimits), webhookSecret });
 	const startFronts = normalizeFronts(opts.fronts ?? {});
+	const startProfile = normalizeProfile(opts.profile);
 	// changed(): called after anything that may change the data; saves it when opts.dataDir is set.
 	const core = { state, samples: await getSamples(), publicUrl: '', changed: () => {} };
 	core.webhooks = createWebhooks(core);
 	core.reset = () => {
 		resetData(state);
 		state.fronts = { ...startFronts };
+		// What the site plays where the spec is silent (profile.js); POST /__sandbox/profile changes it until the next reset.
+		state.profile = { ...startProfile, addSignerAnswers: [...startProfile.addSignerAnswers] };
 		// The answers a cache front keeps, by cache key.
 		state.frontCache = new Map();
 		if (seed) seedTemplates(core);
@@ -127,6 +134,8 @@ async function createSandbox(opts = {}) {
 		},
 		/** Live in-memory state (documents, signers, fields, templates: Maps by numeric id; outbox, requestLog, deliveries: arrays). */
 		state,
+		/** The profile's name at start ('default' or 'strict'); sb.state.profile holds the knobs in use. */
+		profile: startProfile.name,
 		/** Same as POST /__sandbox/reset. */
 		reset: core.reset,
 		/** Resolves once every webhook delivery in flight has settled. */

@@ -3,6 +3,7 @@
 
 const { escapeHtml: h } = require('./util');
 const { documentFields, documentSigners, signingUrl } = require('./store');
+const { hasDeclined } = require('./profile');
 const { API_PREFIX } = require('./api');
 
 const layout = (title, body) => `<!doctype html>
@@ -58,7 +59,7 @@ function fieldInput(f) {
 /** Opening the page counts as a view (done by the page's script, so link previews do not view). */
 function signingPage(core, doc, signer) {
 	const fields = documentFields(core, doc.id).filter((f) => f.signer_id === signer.id);
-	const actionable = ['sent', 'viewed'].includes(doc.status) && !['signed', 'declined'].includes(signer.status);
+	const actionable = ['sent', 'viewed'].includes(doc.status) && signer.status !== 'signed' && !hasDeclined(signer);
 	const base = `/__sandbox/sign/${encodeURIComponent(signer.token)}`;
 	return layout(`Sign: ${doc.title}`, `
 <h1>${h(doc.title)}</h1>

@@ -18,7 +18,8 @@ function addSigner(core, ctx) {
 	if (!isNonEmptyString(email) || !EMAIL_RE.test(email.trim())) fail(400, 'invalid_data', 'A valid email is required.');
 	if (role !== 'signer') fail(400, 'invalid_role', 'role must be "signer".');
 	const existing = store.documentSigners(core, doc.id);
-	let signingOrder = existing.reduce((max, s) => Math.max(max, s.signing_order), 0) + 1;
+	// Strict (signingOrder: 'given'): an omitted order is not filled in (the spec shows no default).
+	let signingOrder = core.state.profile.signingOrder === 'given' ? 0 : existing.reduce((max, s) => Math.max(max, s.signing_order), 0) + 1;
 	if (order !== undefined && order !== null && order !== '') {
 		signingOrder = toInteger(order);
 		if (!(signingOrder >= 1)) fail(400, 'invalid_data', 'signing_order must be an integer of at least 1.');
@@ -29,6 +30,19 @@ function addSigner(core, ctx) {
 	const signer = store.createSigner(core, doc, { name: name.trim(), email: email.trim(), role, signingOrder });
 	store.touch(core, doc);
 	store.addAudit(core, doc, 'signer_added', ctx, signer);
+	return addSignerAnswer(core, signer);
+}
+
+/**
+ * The answer to Add Signer, whose shape and status code the spec does not show: the default's 201 with the
+ * Signer, or (profile addSignerAnswers, taking turns) 200 with {id} only, {success: true} or {}.
+ */
+function addSignerAnswer(core, signer) {
+	const variants = core.state.profile.addSignerAnswers;
+	const variant = variants[core.state.addSignerAnswers++ % variants.length];
+	if (variant === 'id') return ok({ id: String(signer.id) });
+	if (variant === 'success') return ok({ success: true });
+	if (variant === 'empty') return ok({});
 	return ok(store.signerOut(signer), 201);
 }
 

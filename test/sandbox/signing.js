@@ -8,6 +8,7 @@ const { fail, formatTimestamp, parseTimestamp } = require('./util');
 const { addAudit, documentFields, documentSigners, now, queueEmail, touch, ts } = require('./store');
 const { eventData } = require('./webhooks');
 const { buildSignedPdf } = require('./pdf');
+const { hasDeclined } = require('./profile');
 
 const TERMINAL = new Set(['completed', 'declined', 'expired']);
 const AWAITING = new Set(['sent', 'viewed']);
@@ -48,7 +49,7 @@ function signerByToken(core, token) {
 
 function assertActionable(doc, signer) {
 	if (!AWAITING.has(doc.status)) fail(400, 'invalid_state', `The document is ${doc.status}, not awaiting signatures.`);
-	if (signer.status === 'signed' || signer.status === 'declined') fail(400, 'invalid_state', `This signer has already ${signer.status}.`);
+	if (signer.status === 'signed' || hasDeclined(signer)) fail(400, 'invalid_state', `This signer has already ${signer.status === 'signed' ? 'signed' : 'declined'}.`);
 }
 
 /** A signer opens the document: pending → viewed, sent → viewed (first view only). */
@@ -112,10 +113,17 @@ function signDocument(core, doc, signer, values, ctx) {
 	}
 }
 
+/**
+ * A signer declines. Default profile: implies a view, and the signer's status becomes `declined`. Profile
+ * declines: 'timestamps' (strict): what the spec shows alone: declined_at and decline_reason are set, and the
+ * signer's status stays what it was (pending when declining from the invitation without opening it, else viewed).
+ */
 function declineDocument(core, doc, signer, reason, ctx) {
-	viewDocument(core, doc, signer, ctx);
+	const onlyTimestamps = core.state.profile.declines === 'timestamps';
+	if (onlyTimestamps) assertActionable(doc, signer);
+	else viewDocument(core, doc, signer, ctx);
 	const text = typeof reason === 'string' && reason.trim() ? reason.trim() : 'No reason given.';
-	signer.status = 'declined';
+	if (!onlyTimestamps) signer.status = 'declined';
 	signer.declined_at = ts(core);
 	signer.decline_reason = text;
 	doc.status = 'declined';

@@ -50,6 +50,8 @@ function freshData() {
 		phpLimits: null,
 		// 'plain': like a WordPress site whose permalinks are set to Plain, /wp-json/ is not served.
 		permalinks: 'pretty',
+		// Add Signer answers given since the reset: the profile's answer variants take turns by it.
+		addSignerAnswers: 0,
 	};
 }
 

@@ -8,6 +8,7 @@
 const crypto = require('node:crypto');
 const { phpJson, randomToken } = require('./util');
 const { nextId, pushCapped, ts } = require('./store');
+const { specEventData } = require('./profile');
 
 const EVENTS = ['document.sent', 'document.viewed', 'document.signed', 'document.completed', 'document.declined', 'document.expired'];
 const TIMEOUT_MS = 5000;
@@ -25,9 +26,23 @@ function createWebhooks(core) {
 	const pending = new Set();
 	const aborter = new AbortController();
 
-	/** options.misSign: signed with a random key instead of the secret (a receiver must answer 401). */
-	async function deliver(url, event, data, { timeoutMs = TIMEOUT_MS, misSign = false } = {}) {
-		const body = phpJson({ event, data, timestamp: ts(core) });
+	/**
+	 * The body as the profile sends it: the default's {event, data, timestamp}, or (webhooks: 'spec') exactly the
+	 * spec's {event, data}, with data cut to the spec table's members unless `asGiven` (the test control's data).
+	 */
+	function bodyOf(event, data, asGiven) {
+		if (core.state.profile.webhooks !== 'spec') return phpJson({ event, data, timestamp: ts(core) });
+		return phpJson({ event, data: asGiven ? data : specEventData(event, data) });
+	}
+
+	/**
+	 * options.misSign: signed with a random key instead of the secret (a receiver must answer 401);
+	 * options.asGiven: the data goes out as given, whatever the profile (POST /__sandbox/webhooks/test).
+	 */
+	async function deliver(url, event, data, { timeoutMs = TIMEOUT_MS, misSign = false, asGiven = false } = {}) {
+		const body = bodyOf(event, data, asGiven);
+		// The spec shows one header, X-ESIGN-Signature; X-ESIGN-Event is the default profile's extra.
+		const eventHeader = core.state.profile.webhooks === 'spec' ? {} : { 'X-ESIGN-Event': event };
 		const started = Date.now();
 		const signature = sign(misSign ? randomToken() : core.state.webhookSecret, body);
 		const delivery = { id: nextId(core, 'delivery'), url, event, body, signature, status: null, error: null, at: ts(core) };
@@ -40,7 +55,7 @@ function createWebhooks(core) {
 					'Content-Type': 'application/json; charset=UTF-8',
 					'User-Agent': 'eSign-Sandbox-Webhooks/1.0',
 					'X-ESIGN-Signature': signature,
-					'X-ESIGN-Event': event,
+					...eventHeader,
 				},
 				body,
 				redirect: 'manual',
@@ -84,7 +99,7 @@ function createWebhooks(core) {
 				if (!r.events || r.events.includes(event)) track(deliver(r.url, event, data));
 			}
 		},
-		/** Delivers now and resolves with the delivery record(s); options.timeoutMs overrides the 5 s, options.misSign as deliver's. */
+		/** Delivers now and resolves with the delivery record(s); options (timeoutMs overrides the 5 s, misSign, asGiven) as deliver's. */
 		deliverNow(urls, event, data, options) {
 			return Promise.all(urls.map((url) => track(deliver(url, event, data, options))));
 		},

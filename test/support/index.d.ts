@@ -19,6 +19,8 @@ export interface Sandbox {
 	tls: { variant: 'self-signed' | 'expired' | 'wrong-host'; cert: string } | null;
 	/** createSandbox({tls}): the same site over plain HTTP (control(), api(), upload(), sample() use it); else null. */
 	plain: { url: string; apiUrl: string } | null;
+	/** The profile's name at start: 'default' (the sandbox's guesses) or 'strict' (the spec alone). */
+	profile: 'default' | 'strict';
 	reset(): void;
 	idle(): Promise<void>;
 	now(): string;
@@ -80,6 +82,8 @@ export interface Harness {
 		credentials?: IDataObject;
 		staticData?: unknown;
 		mode?: 'trigger' | 'manual';
+		/** The same id on every poll of one active workflow (default: a new one per run). */
+		workflowId?: string;
 		[key: string]: unknown;
 	}): Promise<PollRun>;
 	/** The eSign node as an AI agent's tool: `args` are the model's arguments for the `$fromAI()` parameters. */
@@ -112,6 +116,10 @@ export const harness: Harness;
 export function createSandbox(options?: IDataObject): Promise<Sandbox>;
 export const DEFAULT_WEBHOOK_SECRET: string;
 export function useSandbox(options?: IDataObject): Sandbox;
+/** The profile the engine suites' sandboxes play in this jest project: 'strict' in the project `strict`. */
+export const SANDBOX_PROFILE: 'default' | 'strict';
+/** SANDBOX_PROFILE === 'strict': a test that checks one of the default profile's guesses says so by branching on it. */
+export const strictProfile: boolean;
 export type CredentialData = { siteUrl: string; apiKey: string; apiSecret: string; webhookSecret: string };
 export function credentialsFor(site: Pick<Sandbox, 'url' | 'keys' | 'webhookSecret'>, who?: KeyName): CredentialData;
 export const OFFLINE_SITE: string;

@@ -21,15 +21,15 @@ const TEXTS: { [R in ESignType['resource']]: Record<Extract<ESignType, { resourc
 			'Searches eSign documents, newest first: by text in the title (search) and/or by status (draft, sent, viewed, completed, declined, expired). Each result has the document ID (id), title and status; the other eSign tools take that id.',
 		update: `Changes a document’s title, or moves it between draft and sent without emailing anyone (to email the signers, use Send). Needs a document ID. ${FIND_DOCUMENT}`,
 		delete: `Permanently deletes an eSign document with its signers, fields and audit trail; this cannot be undone, so confirm with the user first. Needs a document ID. ${FIND_DOCUMENT}`,
-		send: `Emails signing invitations to every signer of a draft document. Needs the document ID of a draft with at least one signer. ${FIND_DOCUMENT} The site refuses a document without signers (no_signers) or one that is not a draft (invalid_state).`,
-		remind: `Emails a reminder to the signers of a sent document who have not signed yet (or to one signer, by signer ID). Needs the document ID of a sent or viewed document. ${FIND_DOCUMENT} The site refuses documents in other states (invalid_state) or with nobody left to sign (no_recipients).`,
+		send: `Emails signing invitations to every signer of a draft document. Needs the document ID of a draft with at least one signer. ${FIND_DOCUMENT} The site refuses a document without signers (no_signers).`,
+		remind: `Emails a reminder to the signers of a sent document who have not signed yet (or to one signer, by signer ID). Needs the document ID of a sent or viewed document. ${FIND_DOCUMENT} The site refuses it when nobody is left to remind (no_recipients).`,
 		expire: `Marks a document expired once its expiry date has passed. Needs a document ID. ${FIND_DOCUMENT} The site refuses it (not_due) when there is no expiry date or it is still in the future.`,
 		download: `Downloads a document’s file (the signed PDF once everyone has signed) as binary data; the answer gives its file name, type and size. Needs a document ID. ${FIND_DOCUMENT}`,
 		getAuditTrail: `Gets the audit trail of a document: when it was created, sent, viewed, signed or declined, and by whom. Needs a document ID. ${FIND_DOCUMENT}`,
 	},
 	signer: {
 		add: `Adds a signer (name and email) to a draft document and returns the signer with its signer ID. Needs the document ID of a draft. ${FIND_DOCUMENT}`,
-		getMany: `Lists the signers of a document with name, email, status (pending, viewed, signed, declined) and signer ID. Needs a document ID. ${FIND_DOCUMENT}`,
+		getMany: `Lists the signers of a document with name, email, status (pending, viewed, signed), signer ID, and for a signer who declined the time and reason (declined_at, decline_reason). Needs a document ID. ${FIND_DOCUMENT}`,
 	},
 	field: {
 		getMany: `Lists the fields placed on a document (type, page, position, signer ID). Needs a document ID. ${FIND_DOCUMENT}`,

@@ -16,6 +16,14 @@ export async function getSigners(this: ILoadOptionsFunctions): Promise<INodeProp
 	return signers.map((s) => ({
 		name: `${s.name} <${s.email}>`,
 		value: String(s.id),
-		description: `Status: ${s.status}, signing order ${s.signing_order}`,
+		description: describeSigner(s),
 	}));
+}
+
+/** "Status: viewed, signing order 2": a decline by declined_at (the spec records it there), an order only when set. */
+function describeSigner(signer: IDataObject): string {
+	const declined = typeof signer.declined_at === 'string' && signer.declined_at.trim() !== '';
+	const status = declined ? 'declined' : String(signer.status ?? 'unknown');
+	const order = Number(signer.signing_order);
+	return `Status: ${status}${Number.isInteger(order) && order > 0 ? `, signing order ${order}` : ''}`;
 }

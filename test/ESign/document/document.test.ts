@@ -11,6 +11,7 @@ import {
 	sample,
 	sentDocument,
 	startSiteWithoutPageHeaders,
+	strictProfile,
 	upload,
 	useSandbox,
 } from '../../support';
@@ -127,7 +128,7 @@ describe('Document → Create, Get, Get Many, Update, Delete', () => {
 		expect(await requestLines(sb)).toEqual([]);
 	});
 
-	test('update changes the title; an impossible status change is refused by the site', async () => {
+	test('update changes the title; a status change the site refuses fails the item (the refusal is the default profile’s guess)', async () => {
 		const doc = await makeDraft(sb, { title: 'Old' });
 		const res = await esign(sb, {
 			resource: 'document',
@@ -144,12 +145,18 @@ describe('Document → Create, Get, Get Many, Update, Delete', () => {
 			documentId: rl(doc.id),
 			updateFields: { status: 'sent' },
 		});
-		// A draft with no signer cannot be marked sent.
-		expect(bad.error).toBeDefined();
-		expect(bad.error.httpCode).toBe('400');
+		// The spec does not show which status changes a site allows. The default profile guesses that a draft with no
+		// signer cannot be marked sent; the strict profile accepts it, and the node outputs the document as answered.
+		if (strictProfile) {
+			expect(bad.error).toBeUndefined();
+			expect(bad.items[0].json).toMatchObject({ id: String(doc.id), status: 'sent' });
+		} else {
+			expect(bad.error).toBeDefined();
+			expect(bad.error.httpCode).toBe('400');
+		}
 	});
 
-	test('update status: a sent document nobody opened goes back to draft, and not once it was viewed', async () => {
+	test('update status: a sent document nobody opened goes back to draft, and (the default profile’s guess) not once it was viewed', async () => {
 		const doc = await sentDocument(sb);
 		const back = await esign(sb, { resource: 'document', operation: 'update', documentId: rl(doc.id), updateFields: { status: 'draft' } });
 		expect(back.error).toBeUndefined();
@@ -160,8 +167,9 @@ describe('Document → Create, Get, Get Many, Update, Delete', () => {
 		const [first] = await control(sb, 'GET', `/__sandbox/signers?document_id=${viewed.id}`);
 		await control(sb, 'POST', `/__sandbox/sign/${first.token}/view`);
 		const refused = await esign(sb, { resource: 'document', operation: 'update', documentId: rl(viewed.id), updateFields: { status: 'draft' } });
-		expect(refused.error.httpCode).toBe('400');
-		expect((await api(sb, 'GET', `/documents/${viewed.id}`)).body.status).toBe('viewed');
+		// The strict profile plays the spec alone, which shows no such refusal: the change is made.
+		expect(refused.error?.httpCode).toBe(strictProfile ? undefined : '400');
+		expect((await api(sb, 'GET', `/documents/${viewed.id}`)).body.status).toBe(strictProfile ? 'draft' : 'viewed');
 	});
 
 	test('update with nothing to change fails before any request', async () => {
@@ -283,13 +291,14 @@ describe('Document → Send, Remind, Expire', () => {
 		expect(reminders.map((m) => m.to).sort()).toEqual(['ann@example.org', 'bob@example.org', 'bob@example.org']);
 	});
 
-	test('remind once everyone has signed is refused by the site', async () => {
+	test('remind once everyone has signed is refused by the site (no_recipients is the spec’s; invalid_state the default profile’s guess)', async () => {
 		const doc = await sentDocument(sb);
 		const signers = await control(sb, 'GET', `/__sandbox/signers?document_id=${doc.id}`);
 		for (const s of signers) await control(sb, 'POST', `/__sandbox/sign/${s.token}/sign`, {});
 		const res = await esign(sb, { resource: 'document', operation: 'remind', documentId: rl(doc.id), remindTo: 'all' });
 		expect(res.error).toBeDefined();
 		expect(res.error.httpCode).toBe('400');
+		expect(res.error.context.apiCode).toBe(strictProfile ? 'no_recipients' : 'invalid_state');
 	});
 
 	test('expire: not due is explained; a due expiry is applied', async () => {

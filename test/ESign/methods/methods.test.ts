@@ -2,8 +2,8 @@
 // variables for the resource mapper), called through n8n-core's LoadOptionsContext.
 import type { IDataObject } from 'n8n-workflow';
 
-import type { KeyName } from '../../support';
-import { api, control, credentialsFor, harness, makeDraft, useSandbox } from '../../support';
+import type { Json, KeyName } from '../../support';
+import { api, control, credentialsFor, harness, makeDraft, sentDocument, useSandbox } from '../../support';
 
 const sb = useSandbox();
 
@@ -63,6 +63,21 @@ describe('signer options (loadOptions.getSigners)', () => {
 		});
 		expect(options.map((o) => o.name)).toEqual(['Ann <ann@example.org>', 'Bob <bob@example.org>']);
 		expect(options.map((o) => o.value)).toEqual(doc.signers.map((s) => String(s.id)));
+	});
+
+	test('each option says the signer’s status as the spec records it: a decline by declined_at, an order only when set', async () => {
+		// A site that keeps no signing order when none is given (the spec shows no default).
+		await control(sb, 'POST', '/__sandbox/profile', { signingOrder: 'given' });
+		const doc = await sentDocument(sb, { signers: [{ name: 'Ann', email: 'ann@example.org', signing_order: 1 }, { name: 'Bob', email: 'bob@example.org' }] });
+		const [ann, bob] = (await control(sb, 'GET', `/__sandbox/signers?document_id=${doc.id}`)).sort((a: Json, b: Json) => a.email.localeCompare(b.email));
+		// Bob declines the way the spec records it: declined_at and decline_reason, the status left as it was.
+		await control(sb, 'POST', `/__sandbox/signers/${bob.id}`, { declined_at: '2026-02-03 04:05:06', decline_reason: 'No' });
+		const options = await call('loadOptions', 'getSigners', {
+			parameters: { resource: 'document', operation: 'remind', documentId: { __rl: true, mode: 'list', value: String(doc.id) } },
+		});
+		const byValue = Object.fromEntries(options.map((o) => [o.value, o.description]));
+		expect(byValue[String(ann.id)]).toBe('Status: pending, signing order 1');
+		expect(byValue[String(bob.id)]).toBe('Status: declined');
 	});
 
 	test('asks for a document first when none is chosen', async () => {

@@ -29,7 +29,7 @@ const properties: INodeProperties[] = [
 					{
 						name: 'Draft',
 						value: 'draft',
-						description: 'Take a sent document back to draft (only while no signer has opened it)',
+						description: 'Take a sent document back to draft (a site may refuse once a signer has opened it)',
 					},
 					{
 						name: 'Sent',
@@ -39,7 +39,7 @@ const properties: INodeProperties[] = [
 				],
 				default: 'draft',
 				description:
-					'The site only allows draft ↔ sent, and sent → draft only before any signer has viewed it',
+					'Only draft and sent are offered: signing, declining and expiry are up to the site. Which changes a site accepts is not documented by the API; a refusal fails the item with the site’s reason.',
 			},
 		],
 	},

@@ -4,6 +4,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { getDocumentId, getRequestOptions, isValidEmail, toExecutionData } from '../../helpers/utils';
 import { checkText, checkWholeNumber } from '../../helpers/validation';
 import { eSignApiRequest } from '../../../shared/transport';
+import { idFromAnswer } from '../../../shared/values';
 import { documentRLC, signerFields } from '../common.descriptions';
 
 const properties: INodeProperties[] = [documentRLC, ...signerFields];
@@ -27,10 +28,35 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	}
 	const body: IDataObject = { name, email, role };
 	if (signingOrder > 0) body.signing_order = signingOrder;
-	const signer = (await eSignApiRequest.call(this, 'POST', `/documents/${id}/signers`, {
-		...getRequestOptions.call(this, i),
+	const requestOptions = getRequestOptions.call(this, i);
+	// The spec shows no shape or status code for this answer (a site may say only {id}, {success: true} or {}):
+	// any JSON object means added, and the signer is then read back from the list the spec does show.
+	const answer = (await eSignApiRequest.call(this, 'POST', `/documents/${id}/signers`, {
+		...requestOptions,
 		body,
 		expect: 'object',
 	})) as IDataObject;
-	return toExecutionData(signer);
+	let signers: IDataObject[];
+	try {
+		signers = (await eSignApiRequest.call(this, 'GET', `/documents/${id}/signers`, { ...requestOptions, expect: 'list' })) as IDataObject[];
+	} catch (error) {
+		// The write went through: say so, so the user does not add the signer a second time.
+		throw new NodeOperationError(this.getNode(), `The signer ${email} was added to document ${id}, but reading it back failed: ${(error as Error).message}`, {
+			itemIndex: i,
+			description: 'Do not run this item again (the signer is already on the document): list the signers with Signer → Get Many instead.',
+		});
+	}
+	return toExecutionData(addedSigner(signers, answer, email) ?? { ...answer, document_id: id, name, email, role });
+}
+
+/**
+ * The signer just added, in the list: by the id the answer gave, else by email (the newest with it). Undefined
+ * when neither finds it (a site that changes the email it stores), and the node then outputs what it knows.
+ */
+export function addedSigner(signers: IDataObject[], answer: IDataObject, email: string): IDataObject | undefined {
+	const id = idFromAnswer(answer.id);
+	const byId = id === undefined ? undefined : signers.find((s) => String(s.id) === id);
+	if (byId) return byId;
+	const sameEmail = signers.filter((s) => String(s.email ?? '').trim().toLowerCase() === email.toLowerCase());
+	return sameEmail.sort((a, b) => Number(b.id) - Number(a.id))[0];
 }
