@@ -124,6 +124,9 @@ add_filter('rest_pre_dispatch', function ($result, $server, WP_REST_Request $req
 		'url' => isset($_SERVER['REQUEST_URI']) ? wp_unslash($_SERVER['REQUEST_URI']) : $path, 'status' => null,
 		'key' => $request->get_header('x_esign_api_key'), 'at' => esign_ts(), 'executed' => false, 'route' => null,
 	];
+	// serve_request took the method from ?_method= or X-HTTP-Method-Override: the request's own, as on the sandbox.
+	$sent = isset($_SERVER['REQUEST_METHOD']) ? strtoupper($_SERVER['REQUEST_METHOD']) : $entry['method'];
+	if ($sent !== $entry['method']) $entry['sentAs'] = $sent;
 	$wpdb->insert(esign_test_table('log'), ['kind' => 'request', 'data' => wp_json_encode($entry)]);
 	$GLOBALS['esign_test_request'] = ['id' => $wpdb->insert_id, 'entry' => $entry];
 	$fault = esign_test_take_fault($entry['method'], $path);
