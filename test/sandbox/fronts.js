@@ -16,7 +16,7 @@ const { JSON_HEADERS } = require('./http');
 const { WRITE_METHODS } = require('./auth');
 const { now } = require('./store');
 
-const FRONT_NAMES = ['basicAuth', 'cache', 'challenge', 'block', 'crs', 'stripHeaders'];
+const FRONT_NAMES = ['basicAuth', 'cache', 'challenge', 'block', 'stripHeaders', 'crs'];
 const CACHE_HEADERS = ['x-cache', 'age', 'cf-cache-status'];
 const HTML = { 'Content-Type': 'text/html; charset=UTF-8' };
 
