@@ -2,7 +2,8 @@
 // `npm run test:wordpress`: the package against a real WordPress site (test/wordpress: the eSign plugin on Debian's
 // WordPress 6.1, PHP 8.2 and MariaDB, served by nginx + PHP-FPM with WordPress's documented nginx recipe as it is):
 // the contract suite, the examples, both triggers fired by real signings on the WordPress signing page; again with
-// Plain permalinks; again behind HTTPS (self-signed), Basic auth and a URL-keyed page cache. README → Development.
+// Plain permalinks; again behind HTTPS (self-signed), Basic auth and a URL-keyed page cache; again behind a real
+// firewall (Apache 2.4 + ModSecurity 2.9 + OWASP CRS 3.3 with their defaults). README → Development.
 // Env: WP_KEEP=1 keeps the site and n8n folders.
 import fs from 'node:fs';
 import https from 'node:https';
@@ -13,6 +14,7 @@ import { STATUS_TRIGGER_WORKFLOW_ID, credRef, credentialData, readExamples, secs
 import { assert, testScript } from './lib/expectations.mjs';
 import { credentialTests, examplesRun, pollingFiresOnce, sentDocument, signersPolledOnce, triggerFires } from './lib/checks.mjs';
 import { createInstance } from './lib/instance.mjs';
+import { operationsThroughFirewall, plainPutRefused } from './lib/waf.mjs';
 import { startWordPress } from '../test/wordpress/site.mjs';
 
 const KEEP = process.env.WP_KEEP === '1';
@@ -185,6 +187,28 @@ main(async () => {
 	await n8n.import(copy);
 	await check(`${tag} [behind the front] polling example: a document signed between polls gives exactly one execution (the cached /stats does not hide it)`, () =>
 		pollingFiresOnce(n8n, fronted, () => signOnPage(fronted, 'Polled behind the front'), copy.id).finally(() => n8n.deactivate(copy.id).catch(() => {})),
+	);
+
+	// A real firewall (issue 26): Apache 2.4 + ModSecurity 2.9 + OWASP CRS 3.3, Debian's packages with ModSecurity's
+	// recommended configuration, SecRuleEngine On and CRS's defaults, no exclusion for the API: it refuses PUT and
+	// DELETE (rule 911100), and the node carries them out through WordPress's ?_method= override.
+	await wp.stop();
+	const walled = await check('the site behind a firewall: Apache 2.4 + ModSecurity 2.9 + OWASP CRS 3.3 with their defaults; the front is real', async () => {
+		const started = Date.now();
+		wp = await startWordPress({ dir: path.join(work, 'site'), strictRecipe: true, front: { waf: true }, say });
+		return `${wp.url} in ${secs(Date.now() - started)}; ${await plainPutRefused(wp)}`;
+	});
+	if (!walled) return;
+	const firewalled = styled(wp, 'pretty');
+	const firewalledData = { ...credentialData(firewalled), siteUrl: wp.url };
+	credential = await n8n.ensureCredential(firewalledData);
+	await check(`${tag} [behind the firewall] credential test: OK`, async () => {
+		const tested = await n8n.testCredential(credential, firewalledData);
+		assert(tested?.status === 'OK', JSON.stringify(tested));
+	});
+	await runExamples(`${tag} [behind the firewall]`, n8n, firewalled, credential.id);
+	await check(`${tag} [behind the firewall] every write with apostrophes, ampersands and accents, the file "Vertrag Müller & Söhne.pdf", Update and Delete, and Create and Send's rollback`, () =>
+		operationsThroughFirewall(n8n, firewalled, credential.id, wp),
 	);
 });
 

@@ -315,8 +315,10 @@ function esign_test_controls(): array {
 		if ($action === 'decline') esign_decline_document($doc, $signer, $in['reason'] ?? '');
 		return ['document' => $full($doc), 'signer' => esign_signer_out(esign_get_signer((int) $signer->id))];
 	};
-	$binary = function (string $bytes, string $type) {
+	$binary = function (string $bytes, string $type, ?string $filename = null) {
 		header("Content-Type: $type");
+		// ?filename= names the download (any characters: RFC 6266's filename*, with an ASCII fallback), as on the sandbox.
+		if ($filename !== null) header('Content-Disposition: attachment; filename="' . preg_replace('/[^\x20-\x7e]|["\\\\]/', '_', $filename) . "\"; filename*=UTF-8''" . rawurlencode($filename));
 		header('Content-Length: ' . strlen($bytes));
 		echo $bytes;
 		exit;
@@ -331,7 +333,8 @@ function esign_test_controls(): array {
 		['GET', '/samples/(?P<name>[\w.-]+)', function ($in, $r) use ($binary) {
 			$s = esign_test_sample($r['name']);
 			$types = ['pdf' => 'application/pdf', 'png' => 'image/png', 'jpg' => 'image/jpeg'];
-			$binary($s['bytes'], $types[$s['kind']] ?? 'text/plain; charset=UTF-8');
+			$name = isset($in['filename']) && is_string($in['filename']) && $in['filename'] !== '' ? $in['filename'] : $r['name'];
+			$binary($s['bytes'], $types[$s['kind']] ?? 'text/plain; charset=UTF-8', $name);
 		}],
 		['POST', '/seed/documents', fn ($in) => new WP_REST_Response(esign_test_seed_documents($in), 201)],
 		['POST', '/storage', function ($in, $r) {
