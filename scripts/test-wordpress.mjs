@@ -3,7 +3,7 @@
 // WordPress 6.1, PHP 8.2 and MariaDB, served by nginx + PHP-FPM with WordPress's documented nginx recipe as it is):
 // the contract suite, the examples, both triggers fired by real signings on the WordPress signing page; again with
 // Plain permalinks; again behind HTTPS (self-signed), Basic auth and a URL-keyed page cache; again behind a real
-// firewall (Apache 2.4 + ModSecurity 2.9 + OWASP CRS 3.3 with their defaults). README → Development.
+// firewall (Apache 2.4 + ModSecurity 2.9 + OWASP CRS 3.3 with their defaults). docs/wordpress-test-site.md.
 // Env: WP_KEEP=1 keeps the site and n8n folders.
 import fs from 'node:fs';
 import https from 'node:https';
