@@ -1,9 +1,8 @@
 // The sandbox's ModSecurity + OWASP CRS front (fronts.crs) over real HTTP, no n8n: which rule refuses what
 // in CRS 3.3 and CRS 4 at paranoia levels 1 and 2, with Apache's bare 403 page, before WordPress's method
 // override (serve_request: ?_method=, then X-HTTP-Method-Override) routes what passes.
-import type { Json } from '../support';
+import type { Json, Sandbox } from '../support';
 import { control, createSandbox, makeDraft, requestLog } from '../support';
-import type { Sandbox } from '../support';
 
 let sb: Sandbox;
 beforeAll(async () => {
