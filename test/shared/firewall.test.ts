@@ -191,6 +191,13 @@ describe('firewall refusals in plain words', () => {
 		expect(shown).not.toContain(sb.keys.admin.secret);
 	});
 
+	test.each(['filesystem', 'default'])('an upload whose title looks like a script (%s binary mode, streamed or whole): the title is named', async (binaryMode) => {
+		const input = [{ json: {}, binary: { data: { data: await sample(sb, 'one-page.pdf'), fileName: 'Vertrag Müller & Söhne.pdf', mimeType: 'application/pdf' } } }];
+		const res = await esign(sb, { resource: 'document', operation: 'upload', title: 'Report <script>x</script>' }, { input, binaryMode });
+		expect(res.error.description).toMatch(/^The likely trigger is the text of title \(«Report <script>x<\/script>»\), which looks like HTML or a script/);
+		expect((await counters()).uploadExecuted).toBe(0);
+	});
+
 	test('nothing the node can name: the firewall, not WordPress or the key, and the rule its log names', async () => {
 		await fronts({ crs: false, block: { kind: 'modsecurity', status: 403 } });
 		const res = await esign(sb, { resource: 'stats', operation: 'get' });

@@ -1,7 +1,7 @@
 import type { ICredentialsDecrypted, IDataObject, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { type Expectation, type ParsedBody, type SitePage, parseBody, recognisePage, shapeProblem } from './answer';
+import { type ParsedBody, type SitePage, parseBody, recognisePage, shapeProblem } from './answer';
 import type { ESignContext, SiteAccess } from './credentials';
 import { API_PATH, siteAccess } from './credentials';
 import { type RequestInfo, GET_RETRIES, apiError, networkError, notApiAnswerError } from './errors';
@@ -9,6 +9,7 @@ import { firewallError } from './firewall';
 import { cacheBuster, warnIfCached } from './cache';
 import { type Headers, headerValue as header, recogniseFront } from './fronts';
 import { type NetworkCause, describeNetworkFailure } from './network';
+import type { ESignRequestOptions } from './options';
 import { type SendForm, anotherFormMayHelp, inForm, refusedByFront, rememberForm, rememberedForm, requestValues, sendForms } from './override';
 import { redirectError } from './redirect';
 import { type AnswerStream, isStreamLike, looksLikeJsonObject, oneChunk, takeStream } from './stream';
@@ -21,40 +22,6 @@ import { isPlainObject } from '../values';
 
 /** Default ceiling on the total time spent waiting for rate limits within one request. */
 const DEFAULT_MAX_RATE_LIMIT_WAIT_SECONDS = 60;
-
-/** What every request can be given. */
-export interface ESignReadOptions {
-	qs?: IDataObject;
-	/** Item the request belongs to, so errors point at it. */
-	itemIndex?: number;
-	/** Seconds; default 30. */
-	timeout?: number;
-	/** Longest total wait for 429 answers before giving up, in seconds. */
-	maxRateLimitWait?: number;
-}
-
-export interface ESignRequestOptions extends ESignReadOptions {
-	body?: IDataObject | IDataObject[] | FormData;
-	/**
-	 * The shape the answer must have (see Expectation). Without it any JSON object or array passes;
-	 * a body that is not JSON always fails.
-	 */
-	expect?: Expectation;
-	/**
-	 * A multipart body sent as a stream (a large upload is then never in memory whole). `open()` makes a
-	 * fresh stream for each attempt: a write is sent again only after a 429 or a front's refusal, which
-	 * both mean it was not processed.
-	 */
-	streamBody?: StreamBody;
-}
-
-export interface StreamBody {
-	contentType: string;
-	length: number;
-	/** Bytes of the file inside, for the errors about a site's upload limits. */
-	fileBytes: number;
-	open(): unknown;
-}
 
 /** An answer as exchange() hands it to the public functions in index.ts. */
 export interface Answer {
@@ -71,23 +38,6 @@ export interface Answer {
  *   file is base64 inside JSON, and a large one must never sit in memory whole (see documentFile.ts).
  */
 export type Reading = 'json' | 'ifFound' | 'stream';
-
-/** Bytes of the files in a multipart body. */
-function formFileBytes(form: FormData): number {
-	let bytes = 0;
-	form.forEach((value) => {
-		if (typeof value !== 'string') bytes += value.size;
-	});
-	return bytes;
-}
-
-function retryAfterSeconds(body: unknown, headers: Headers): number {
-	const fromHeader = Number(header(headers, 'retry-after'));
-	if (Number.isFinite(fromHeader) && fromHeader >= 0) return fromHeader;
-	const fromBody = Number(isPlainObject(body) && isPlainObject(body.data) ? body.data.retry_after : undefined);
-	if (Number.isFinite(fromBody) && fromBody >= 0) return fromBody;
-	return 1;
-}
 
 /** One request on its way: what was built for it, and what has happened to it so far. */
 interface Call {
@@ -265,6 +215,7 @@ async function decide(this: ESignContext, call: Call, reply: Reply): Promise<Ans
 		// 'stream': an object that came parsed or as text after all, handed over like a streamed one.
 		return { body: reading === 'stream' ? oneChunk(Buffer.from(text)) : parsed.value, headers, statusCode: status };
 	}
+	// Not processed: a 429 (any method, within Max Rate Limit Wait), or a read that may pass on a second try.
 	if (status === 429) {
 		const wait = retryAfterSeconds(parsed.json ? parsed.value : undefined, headers);
 		if (call.waited + wait <= (options.maxRateLimitWait ?? DEFAULT_MAX_RATE_LIMIT_WAIT_SECONDS)) {
@@ -280,12 +231,30 @@ async function decide(this: ESignContext, call: Call, reply: Reply): Promise<Ans
 		call.refused.push(call.forms.shift() as SendForm);
 		if (call.forms.length && anotherFormMayHelp(front)) return AGAIN;
 		if (!front || front === 'modsecurity') {
-			throw firewallError(info, status, text, front, call.refused, requestValues(options.body, options.qs));
+			throw firewallError(info, status, text, front, call.refused, requestValues(options.streamBody?.fields ?? options.body, options.qs));
 		}
 	}
+	// The API's own answer (or a page that is neither the API nor a refusal): never sent again.
 	if (call.forms[0] !== 'method') info.override = call.forms[0] as RequestInfo['override'];
 	if (status === 404 && reading === 'ifFound' && parsed.json && isPlainObject(parsed.value)) return { body: undefined, headers, statusCode: status };
 	if (!parsed.json || !isPlainObject(parsed.value)) throw notApiAnswerError(info, status, contentType, text, page, undefined, headers);
 	throw apiError(info, status, parsed.value, headers);
 }
 
+/** Bytes of the files in a multipart body. */
+function formFileBytes(form: FormData): number {
+	let bytes = 0;
+	form.forEach((value) => {
+		if (typeof value !== 'string') bytes += value.size;
+	});
+	return bytes;
+}
+
+/** The wait a 429 asks for: Retry-After, else the body's data.retry_after, else 1 second. */
+function retryAfterSeconds(body: unknown, headers: Headers): number {
+	const fromHeader = Number(header(headers, 'retry-after'));
+	if (Number.isFinite(fromHeader) && fromHeader >= 0) return fromHeader;
+	const fromBody = Number(isPlainObject(body) && isPlainObject(body.data) ? body.data.retry_after : undefined);
+	if (Number.isFinite(fromBody) && fromBody >= 0) return fromBody;
+	return 1;
+}

@@ -1,7 +1,8 @@
 import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
 
 import type { ESignContext } from './credentials';
-import { type ESignReadOptions, type ESignRequestOptions, exchange } from './exchange';
+import { exchange } from './exchange';
+import type { ESignReadOptions, ESignRequestOptions } from './options';
 import { headerValue as header } from './fronts';
 import type { AnswerStream } from './stream';
 import { type Page, walkPages } from '../pages';
@@ -9,7 +10,7 @@ import { type Page, walkPages } from '../pages';
 export type { Expectation } from './answer';
 export type { ESignContext } from './credentials';
 export { API_PATH, forgetSiteAccess, normaliseSiteUrl } from './credentials';
-export type { ESignReadOptions, ESignRequestOptions, StreamBody } from './exchange';
+export type { ESignReadOptions, ESignRequestOptions, StreamBody } from './options';
 export type { AnswerStream } from './stream';
 export { readableClassOf } from './stream';
 
