@@ -2,7 +2,7 @@
 // Set in front of the API (fronts.crs), and the nodes run through the real engine. A write the front refused
 // (its page: nothing ran) goes out again as POST with WordPress's override; one the API answered never does.
 import type { Json } from '../support';
-import { api, clearLog, control, esign, makeDraft, requestLog, rl, sample, useSandbox } from '../support';
+import { api, clearLog, control, credentialsFor, esign, makeDraft, requestLog, rl, sample, useSandbox } from '../support';
 
 const sb = useSandbox();
 const fronts = (body: Json) => control(sb, 'POST', '/__sandbox/fronts', body);
@@ -39,6 +39,16 @@ describe('a firewall that refuses PUT and DELETE (CRS 3.3 defaults: rule 911100)
 		expect(res.items[0].json).toEqual({ id: doc.id, deleted: true });
 		expect(await attempts()).toEqual([`DELETE /documents/${doc.id} refused 911100`, `DELETE/POST ?_method /documents/${doc.id} ran`]);
 		expect((await api(sb, 'GET', `/documents/${doc.id}`)).status).toBe(404);
+	});
+
+	test('Plain permalinks: _method joins rest_route in the query (index.php?rest_route=…&_method=PUT)', async () => {
+		const doc = await makeDraft(sb);
+		await control(sb, 'POST', '/__sandbox/permalinks', { structure: 'plain' });
+		await clearLog(sb);
+		const res = await esign(sb, update(doc.id), { credentials: { ...credentialsFor(sb), restUrlStyle: 'plain' } });
+		expect(res.error).toBeUndefined();
+		expect((await requestLog(sb)).map((r: Json) => r.url)).toEqual([`/index.php?rest_route=/esign/v1/documents/${doc.id}`, `/index.php?rest_route=/esign/v1/documents/${doc.id}&_method=PUT`]);
+		expect((await counters()).updateExecuted).toBe(1);
 	});
 
 	test('the rest of the node execution goes straight to the override; the next execution tries the real method again', async () => {
