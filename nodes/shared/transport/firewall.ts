@@ -30,9 +30,13 @@ export interface Trigger {
 	looksLike: string;
 }
 
+/** A file name with ' " ; or =: CRS refuses it as an attempted multipart bypass (rule 920120, paranoia level 1). */
+const RISKY_FILE_NAME = /['";=]/;
+
 /** The first value the request carried that looks like an attack to a firewall, if any. */
 export function likelyTrigger(values: Array<[string, string]>): Trigger | undefined {
 	for (const [field, value] of values) {
+		if (field.endsWith('(file name)') && RISKY_FILE_NAME.test(value)) return { field, value, looksLike: 'a multipart trick (a file name with \' " ; or =)' };
 		const hit = LOOKS_LIKE.find(([pattern]) => pattern.test(value));
 		if (hit) return { field, value, looksLike: hit[1] };
 	}

@@ -94,6 +94,15 @@ describe('requestValues and likelyTrigger', () => {
 		expect(likelyTrigger([['title', 'Fine'], ['signers[1].name', value]])).toEqual({ field: 'signers[1].name', value, looksLike });
 	});
 
+	test('a file name with an apostrophe, a quote, ; or = (CRS rule 920120); the same text elsewhere is fine', () => {
+		expect(likelyTrigger([['title', "Zoë's Vertrag"], ['file (file name)', "Zoë's Vertrag.pdf"]])).toEqual({
+			field: 'file (file name)',
+			value: "Zoë's Vertrag.pdf",
+			looksLike: 'a multipart trick (a file name with \' " ; or =)',
+		});
+		expect(likelyTrigger([['file (file name)', 'Vertrag Müller & Söhne.pdf']])).toBeUndefined();
+	});
+
 	test('rule ids on block pages', () => {
 		expect(ruleIdIn(APACHE_403)).toBeUndefined();
 		expect(ruleIdIn('ModSecurity: Access denied [id "942100"] [msg "SQL Injection"]')).toBe('942100');
