@@ -197,6 +197,9 @@ function crsRule(config, req, body) {
 	if (config.version === '4' && config.paranoiaLevel >= 2 && query.has('_method')) return '920650';
 	if (!config.attacks) return null;
 	const text = [...query.values(), body ? body.toString('utf8') : ''].join('\n');
+	// An upload's file name with ' " ; or = (an attempted multipart bypass to CRS).
+	const fileNames = [...text.matchAll(/; filename="((?:[^"\\\r\n]|\\.)*)"/g)].map((m) => m[1].replace(/\\(.)/g, '$1'));
+	if (fileNames.some((name) => /['";=]/.test(name))) return '920120';
 	const hit = CRS_ATTACKS.find(([pattern]) => pattern.test(text));
 	return hit ? hit[1] : null;
 }

@@ -208,6 +208,15 @@ describe('firewall refusals in plain words', () => {
 		expect((await counters()).uploadExecuted).toBe(0);
 	});
 
+	test.each(['filesystem', 'default'])('a file name with an apostrophe (%s binary mode): the file name is named (CRS rule 920120); & and accents pass', async (binaryMode) => {
+		const file = async (fileName: string) => [{ json: {}, binary: { data: { data: await sample(sb, 'one-page.pdf'), fileName, mimeType: 'application/pdf' } } }];
+		const refused = await esign(sb, { resource: 'document', operation: 'upload', title: 'Lease' }, { input: await file("Zoë's Vertrag.pdf"), binaryMode });
+		expect(refused.error.description).toMatch(/^The likely trigger is the text of file \(file name\) \(«Zoë's Vertrag\.pdf»\), which looks like a multipart trick/);
+		expect((await requestLog(sb)).at(-1)).toMatchObject({ front: 'crs', rule: '920120' });
+		const passed = await esign(sb, { resource: 'document', operation: 'upload', title: 'Lease' }, { input: await file('Vertrag Müller & Söhne.pdf'), binaryMode });
+		expect(passed.items[0].json.original_filename).toBe('Vertrag Müller & Söhne.pdf');
+	});
+
 	test('nothing the node can name: the firewall, not WordPress or the key, and the rule its log names', async () => {
 		await fronts({ crs: false, block: { kind: 'modsecurity', status: 403 } });
 		const res = await esign(sb, { resource: 'stats', operation: 'get' });
