@@ -14,6 +14,14 @@ const MODULES = '/usr/lib/apache2/modules';
 const RECOMMENDED = '/etc/modsecurity/modsecurity.conf-recommended';
 const CRS_RULES = '/usr/share/modsecurity-crs/rules';
 const isRoot = () => process.getuid?.() === 0;
+/** localhost may resolve to ::1 first: Apache listens there too when the machine has it. */
+const hasIpv6Loopback = () => {
+	try {
+		return /\slo$/m.test(fs.readFileSync('/proc/net/if_inet6', 'utf8'));
+	} catch {
+		return false;
+	}
+};
 
 /** What ensureDebianPackages installs for the firewall (services.mjs). */
 export const WAF_PACKAGES = [
@@ -45,7 +53,7 @@ function apacheConfig({ runDir, port, core, fpm, siteUrl }) {
 	return `# Written by test/wordpress/apache.mjs for one run of the throwaway test site.
 ServerName localhost
 Listen 127.0.0.1:${port}
-Listen [::1]:${port}
+${hasIpv6Loopback() ? `Listen [::1]:${port}` : '# no IPv6 loopback on this machine'}
 PidFile ${file('apache.pid')}
 DefaultRuntimeDir ${runDir}
 ErrorLog ${file('error.log')}
@@ -81,7 +89,7 @@ ProxyFCGISetEnvIf "true" ESIGN_SITE_URL "${siteUrl}"
 }
 
 /**
- * Starts Apache with ModSecurity + CRS on 127.0.0.1 and [::1] at `port`, in front of PHP-FPM at `fpm`
+ * Starts Apache with ModSecurity + CRS on 127.0.0.1 (and ::1) at `port`, in front of PHP-FPM at `fpm`
  * (host:port). The site's URL is http://localhost:<port>: CRS scores a Host that is a numeric IP address
  * (rule 920350), which a real site's name is not. Returns { url, service, errorLog, auditLog, logTail() }.
  */
