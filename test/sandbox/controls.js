@@ -95,7 +95,8 @@ const router = createRouter([
 		if (!sample) fail(404, 'not_found', `No sample named ${ctx.params.name}.`);
 		// ?filename= names the download otherwise (any characters: RFC 6266's filename*, with an ASCII fallback).
 		const name = typeof ctx.input.filename === 'string' && ctx.input.filename ? ctx.input.filename : ctx.params.name;
-		const disposition = `attachment; filename="${name.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+		const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+		const disposition = `attachment; filename="${name.replace(/[^\x20-\x7e]|["'\\;=]/g, '_')}"; filename*=UTF-8''${encoded}`;
 		return { status: 200, raw: sample.data, headers: { 'Content-Type': sample.type, 'Content-Disposition': disposition } };
 	}],
 	['POST', '/__sandbox/seed/documents', 'seed', (core, ctx) => ok(seedDocuments(core, ctx.input), 201)],

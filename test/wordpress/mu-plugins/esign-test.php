@@ -318,7 +318,7 @@ function esign_test_controls(): array {
 	$binary = function (string $bytes, string $type, ?string $filename = null) {
 		header("Content-Type: $type");
 		// ?filename= names the download (any characters: RFC 6266's filename*, with an ASCII fallback), as on the sandbox.
-		if ($filename !== null) header('Content-Disposition: attachment; filename="' . preg_replace('/[^\x20-\x7e]|["\\\\]/', '_', $filename) . "\"; filename*=UTF-8''" . rawurlencode($filename));
+		if ($filename !== null) header('Content-Disposition: attachment; filename="' . preg_replace('/[^\x20-\x7e]|["\'\\\\;=]/', '_', $filename) . "\"; filename*=UTF-8''" . rawurlencode($filename));
 		header('Content-Length: ' . strlen($bytes));
 		echo $bytes;
 		exit;
