@@ -101,6 +101,8 @@ export async function operationsThroughFirewall(n8n, site, credentialId, wp) {
 	const hitsBefore = ruleHits(wp.waf.errorLog);
 	await n8n.import(operationsWorkflow(site, credentialId));
 	const runData = (await n8n.run(WORKFLOW_ID)).data.resultData.runData;
+	// The site's request log as the workflow left it (the checks below read the site too).
+	const { log } = await siteCalls(site);
 	const out = (name) => nodeOutput(runData, name)[0]?.json ?? {};
 	const docId = String(out('Upload').id ?? '');
 	const doc = await site.document(docId);
@@ -124,7 +126,6 @@ export async function operationsThroughFirewall(n8n, site, credentialId, wp) {
 	assert((refusedUpload.description ?? '').startsWith(`The likely trigger is the text of file (file name) («${REFUSED_FILE_NAME}»)`), `Upload (refused): ${refusedUpload.description}`);
 
 	// What reached WordPress: PUT and DELETE as POST with ?_method=, each once; nothing failed but the refused fields.
-	const { log } = await siteCalls(site);
 	const overridden = log.filter((e) => e.sentAs);
 	const lines = overridden.map((e) => `${e.method} as ${e.sentAs} ?_method=${e.query?._method}`);
 	assert(JSON.stringify(lines) === JSON.stringify(['PUT as POST ?_method=PUT', 'DELETE as POST ?_method=DELETE', 'DELETE as POST ?_method=DELETE']), `overridden requests: ${JSON.stringify(lines)}`);
