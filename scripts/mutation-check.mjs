@@ -12,9 +12,9 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const MUTATIONS = [
 	{
 		name: 'the transport repeats writes after a 5xx or a dropped connection',
-		file: 'nodes/shared/transport/index.ts',
-		from: "if (method !== 'GET' || failures >= GET_RETRIES) return false;",
-		to: 'if (failures >= GET_RETRIES) return false;',
+		file: 'nodes/shared/transport/exchange.ts',
+		from: "if (call.method !== 'GET' || call.failures >= GET_RETRIES) return false;",
+		to: 'if (call.failures >= GET_RETRIES) return false;',
 		tests: ['test/shared/transport.test.ts'],
 	},
 	{
@@ -27,15 +27,15 @@ const MUTATIONS = [
 	},
 	{
 		name: 'the transport follows redirects (sending the key and secret to the target)',
-		file: 'nodes/shared/transport/index.ts',
+		file: 'nodes/shared/transport/exchange.ts',
 		from: 'disableFollowRedirect: true,',
 		to: 'disableFollowRedirect: false,',
 		tests: ['test/shared/transport.hostile.test.ts'],
 	},
 	{
 		name: 'the credential is read on every request again',
-		file: 'nodes/shared/transport/index.ts',
-		from: 'decrypted ? { credentialsDecrypted: decrypted } : undefined,',
+		file: 'nodes/shared/transport/exchange.ts',
+		from: 'call.decrypted ? { credentialsDecrypted: call.decrypted } : undefined,',
 		to: 'undefined,',
 		tests: ['test/shared/credentials.test.ts'],
 	},
@@ -45,6 +45,21 @@ const MUTATIONS = [
 		from: 'const asTool = answersAsTool.call(this);',
 		to: 'const asTool = false;',
 		tests: ['test/ESign/tool.test.ts'],
+	},
+	{
+		// Only a front's page means nothing ran: after the API's own JSON answer a write never goes out again.
+		name: 'the transport sends a write again in another form after the API answered it',
+		file: 'nodes/shared/transport/override.ts',
+		from: 'return !(parsed.json && isPlainObject(parsed.value));',
+		to: 'return true;',
+		tests: ['test/shared/firewall.test.ts'],
+	},
+	{
+		name: 'PUT and DELETE refused by a firewall are never sent in WordPress\'s override form',
+		file: 'nodes/shared/transport/override.ts',
+		from: "const ladder: SendForm[] = ['method', 'query', 'header'];",
+		to: "const ladder: SendForm[] = ['method'];",
+		tests: ['test/shared/firewall.test.ts'],
 	},
 	{
 		// The transport blanks them in every error it builds; the tool answer blanks again (a second layer).

@@ -2,8 +2,9 @@
 // `npm run test:wordpress`: the package against a real WordPress site (test/wordpress: the eSign plugin on Debian's
 // WordPress 6.1, PHP 8.2 and MariaDB, served by nginx + PHP-FPM with WordPress's documented nginx recipe as it is):
 // the contract suite, the examples, both triggers fired by real signings on the WordPress signing page; again with
-// Plain permalinks; again behind HTTPS (self-signed), Basic auth and a URL-keyed page cache. docs/wordpress-test-site.md.
-// Env: WP_KEEP=1 keeps the site and n8n folders.
+// Plain permalinks; again behind HTTPS (self-signed), Basic auth and a URL-keyed page cache; again behind a real
+// firewall (Apache 2.4 + ModSecurity 2.9 + OWASP CRS 3.3 with their defaults). docs/wordpress-test-site.md.
+// Env: WP_KEEP=1 keeps the site and n8n folders; WP_ONLY=firewall runs only the pass behind the firewall.
 import fs from 'node:fs';
 import https from 'node:https';
 import os from 'node:os';
@@ -13,9 +14,11 @@ import { STATUS_TRIGGER_WORKFLOW_ID, credRef, credentialData, readExamples, secs
 import { assert, testScript } from './lib/expectations.mjs';
 import { credentialTests, examplesRun, pollingFiresOnce, sentDocument, signersPolledOnce, triggerFires } from './lib/checks.mjs';
 import { createInstance } from './lib/instance.mjs';
+import { operationsThroughFirewall, plainPutRefused } from './lib/waf.mjs';
 import { startWordPress } from '../test/wordpress/site.mjs';
 
 const KEEP = process.env.WP_KEEP === '1';
+const FIREWALL_ONLY = process.env.WP_ONLY === 'firewall';
 const { check, say, cleanups, main, pack } = testScript('wordpress');
 
 /**
@@ -76,6 +79,13 @@ main(async () => {
 	const work = fs.mkdtempSync(path.join(os.tmpdir(), 'esign-wordpress-test-'));
 	cleanups.push(() => (KEEP ? say(`kept ${work}`) : fs.rmSync(work, { recursive: true, force: true })));
 
+	if (FIREWALL_ONLY) {
+		const tarball = await pack();
+		if (!tarball) return;
+		const n8n = await createInstance({ tarball, userFolder: path.join(work, 'n8n'), cleanups });
+		if (await check(`${n8n.tag} n8n starts with the package installed`, async () => (await n8n.start()).url)) await firewallPass(n8n, work);
+		return;
+	}
 	let wp;
 	const up = await check('WordPress test site starts (Debian WordPress 6.1, PHP 8.2, MariaDB; the eSign plugin active; pretty permalinks)', async () => {
 		const started = Date.now();
@@ -186,7 +196,37 @@ main(async () => {
 	await check(`${tag} [behind the front] polling example: a document signed between polls gives exactly one execution (the cached /stats does not hide it)`, () =>
 		pollingFiresOnce(n8n, fronted, () => signOnPage(fronted, 'Polled behind the front'), copy.id).finally(() => n8n.deactivate(copy.id).catch(() => {})),
 	);
+
+	await wp.stop();
+	await firewallPass(n8n, work);
 });
+
+/**
+ * A real firewall (issue 26): the site behind Apache 2.4 + ModSecurity 2.9 + OWASP CRS 3.3, Debian's packages with
+ * ModSecurity's recommended configuration, SecRuleEngine On and CRS's defaults, no exclusion for the API: it refuses
+ * PUT and DELETE (rule 911100), and the node carries them out through WordPress's ?_method= override.
+ */
+async function firewallPass(n8n, work) {
+	let wp;
+	const walled = await check('the site behind a firewall: Apache 2.4 + ModSecurity 2.9 + OWASP CRS 3.3 with their defaults; the front is real', async () => {
+		const started = Date.now();
+		wp = await startWordPress({ dir: path.join(work, 'site'), strictRecipe: true, front: { waf: true }, say });
+		cleanups.push(() => wp.stop());
+		return `${wp.url} in ${secs(Date.now() - started)}; ${await plainPutRefused(wp)}`;
+	});
+	if (!walled) return;
+	const firewalled = styled(wp, 'pretty');
+	const firewalledData = { ...credentialData(firewalled), siteUrl: wp.url };
+	const credential = await n8n.ensureCredential(firewalledData);
+	await check(`${n8n.tag} [behind the firewall] credential test: OK`, async () => {
+		const tested = await n8n.testCredential(credential, firewalledData);
+		assert(tested?.status === 'OK', JSON.stringify(tested));
+	});
+	await runExamples(`${n8n.tag} [behind the firewall]`, n8n, firewalled, credential.id);
+	await check(`${n8n.tag} [behind the firewall] every write with apostrophes, ampersands and accents, the file "Vertrag Müller & Söhne.pdf", Update and Delete, and Create and Send's rollback`, () =>
+		operationsThroughFirewall(n8n, firewalled, credential.id, wp),
+	);
+}
 
 /** A GET to the HTTPS front that trusts its self-signed certificate (node:https, so fetch's global trust stays). */
 function insecureFetch(url, { headers = {} } = {}) {

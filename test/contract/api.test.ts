@@ -186,6 +186,44 @@ describe('documents', () => {
 	});
 });
 
+describe('method override (WordPress\'s WP_REST_Server::serve_request, what firewalls that refuse PUT and DELETE leave)', () => {
+	const keyed = (extra: Record<string, string> = {}) => ({ 'X-ESIGN-API-Key': site.keys.admin.key, 'X-ESIGN-API-Secret': site.keys.admin.secret, ...extra });
+	const post = async (path: string, headers: Record<string, string>, body?: unknown) => {
+		const res = await fetch(site.api(path), { method: 'POST', headers: keyed(body === undefined ? headers : { 'content-type': 'application/json', ...headers }), body: body === undefined ? undefined : JSON.stringify(body) });
+		return { status: res.status, body: await res.json() };
+	};
+
+	test('POST with ?_method=PUT updates, POST with X-HTTP-Method-Override: DELETE deletes; each runs once, as the method it names', async () => {
+		const { id } = await makeDraft({ title: 'Before' });
+		await control('DELETE', '/requests');
+		const put = await post(`/documents/${id}?_method=put`, {}, { title: "Zoë O'Brien & Söhne" });
+		expect([put.status, put.body.title]).toEqual([200, "Zoë O'Brien & Söhne"]);
+		const del = await post(`/documents/${id}`, { 'X-HTTP-Method-Override': 'DELETE' });
+		expect([del.status, del.body]).toEqual([200, { deleted: true }]);
+		expect((await api('GET', `/documents/${id}`)).status).toBe(404);
+		const counters = (await control('GET', '/counters')).body;
+		expect([counters.updateExecuted, counters.deleteExecuted]).toEqual([1, 1]);
+		// The log names the method as routed, and the request's own method beside it.
+		const log = (await control('GET', '/requests')).body;
+		expect(log.slice(0, 2)).toEqual([
+			expect.objectContaining({ method: 'PUT', sentAs: 'POST', query: expect.objectContaining({ _method: 'put' }), executed: true, status: 200 }),
+			expect.objectContaining({ method: 'DELETE', sentAs: 'POST', executed: true, status: 200 }),
+		]);
+	});
+
+	test('?_method= wins over the header; a Read Only key cannot write through either; a plain POST stays a POST', async () => {
+		const { id } = await makeDraft({ title: 'Kept' });
+		const both = await post(`/documents/${id}?_method=PUT`, { 'X-HTTP-Method-Override': 'DELETE' }, { title: 'Renamed' });
+		expect([both.status, both.body.title]).toEqual([200, 'Renamed']);
+		const pair = site.keys.adminReadOnly;
+		const readOnly = await fetch(site.api(`/documents/${id}`), { method: 'POST', headers: { 'X-ESIGN-API-Key': pair.key, 'X-ESIGN-API-Secret': pair.secret, 'X-HTTP-Method-Override': 'DELETE' } });
+		expect([readOnly.status, (await readOnly.json()).code]).toEqual([403, 'rest_forbidden']);
+		// No POST route on a document: without an override the request is not routed.
+		expect((await post(`/documents/${id}`, {}, { title: 'x' })).body.code).toBe('rest_no_route');
+		expect((await api('GET', `/documents/${id}`)).body.title).toBe('Renamed');
+	});
+});
+
 describe('uploads', () => {
 	test('type is detected by content; pages counted; hash is SHA-256 of the bytes', async () => {
 		const png = await upload('photo.png');

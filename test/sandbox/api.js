@@ -1,8 +1,9 @@
 'use strict';
 /**
- * The /wp-json/esign/v1 pipeline: request log → fronts (challenge, block, Basic auth, header stripping,
- * cache) → fault injection → rate limits → routing → body parsing → authentication → handler (counted) →
- * answer (or the fault's answer/drop), kept by the cache front on its way out.
+ * The /wp-json/esign/v1 pipeline: request log → fronts (challenge, block, firewall, Basic auth, header
+ * stripping, cache) → the method override → fault injection → rate limits → routing → body parsing →
+ * authentication → handler (counted) → answer (or the fault's answer/drop), kept by the cache front on its
+ * way out.
  */
 
 const { clientIp, createRouter, errorResult, JSON_HEADERS, parseInput, readBody, send } = require('./http');
@@ -104,16 +105,25 @@ function faultResult(fault) {
 	return errorResult(new ApiError(fault.status, code, fault.message || 'Internal server error (sandbox fault injection).'));
 }
 
-async function dispatch(core, req, url, body, entry) {
+/**
+ * The method WordPress routes a request by (WP_REST_Server::serve_request): the `_method` query parameter,
+ * else the X-HTTP-Method-Override header, else the request's own; upper-cased, on any request method.
+ */
+function routedMethod(req, url) {
+	const override = url.searchParams.has('_method') ? url.searchParams.get('_method') : req.headers['x-http-method-override'];
+	return override === undefined ? req.method : String(override).toUpperCase();
+}
+
+async function dispatch(core, req, url, body, entry, method) {
 	const ip = clientIp(req);
 	try {
 		checkRateLimit(core, ip, req.headers['x-esign-api-key']);
 		const path = url.pathname.startsWith(API_PREFIX) ? url.pathname.slice(API_PREFIX.length) || '/' : null;
-		const match = path && router.match(req.method, path);
+		const match = path && router.match(method, path);
 		if (!match) fail(404, 'rest_no_route', 'No route was found matching the URL and request method.');
 		entry.route = match.route.name;
 		const { input, files } = parseInput(req, body, Object.fromEntries(url.searchParams));
-		const { user, keyName } = authenticate(core, req);
+		const { user, keyName } = authenticate(core, req, method);
 		entry.keyName = keyName;
 		const ctx = {
 			user, keyName, ip, userAgent: req.headers['user-agent'] || '', input, files, params: match.params, bodyTooLarge: body.tooLarge,
@@ -129,8 +139,10 @@ async function dispatch(core, req, url, body, entry) {
 
 async function handleApi(core, req, res, url) {
 	const body = await readBody(req);
+	const method = routedMethod(req, url);
 	const entry = {
-		method: req.method,
+		method, // as WordPress routes it; `sentAs` is the request's own method when an override changed it
+		...(method !== req.method && { sentAs: req.method }),
 		path: url.pathname,
 		query: Object.fromEntries(url.searchParams),
 		url: req.url, // as sent: /wp-json/… or /?rest_route=/…
@@ -148,15 +160,15 @@ async function handleApi(core, req, res, url) {
 		entry.status = out.status;
 		send(res, out.status, out.body, out.headers);
 	};
-	const front = frontAnswer(core, req, entry);
+	const front = frontAnswer(core, req, entry, body.buffer);
 	if (front) {
 		entry.status = front.status;
 		send(res, front.status, front.body, front.headers);
 		return;
 	}
-	const fault = takeFault(core, req.method, url.pathname);
+	const fault = takeFault(core, method, url.pathname);
 	const runHandler = !fault || !['before', 'drop-before'].includes(fault.mode);
-	let result = runHandler ? await dispatch(core, req, url, body, entry) : null;
+	let result = runHandler ? await dispatch(core, req, url, body, entry, method) : null;
 	if (fault) {
 		entry.fault = fault.mode;
 		if (fault.delayMs) await sleep(fault.delayMs);

@@ -19,8 +19,8 @@ const safeEqual = (a, b) => {
 const findKey = (core, keyValue) =>
 	Object.entries(core.state.keys).find(([, k]) => k.key === keyValue) || null;
 
-/** {keyName, user} for valid credentials; 401 / 403 rest_forbidden otherwise. */
-function authenticate(core, req) {
+/** {keyName, user} for valid credentials; 401 / 403 rest_forbidden otherwise. `method`: as the request is routed. */
+function authenticate(core, req, method = req.method) {
 	const keyValue = req.headers['x-esign-api-key'];
 	const secret = req.headers['x-esign-api-secret'];
 	const found = keyValue && findKey(core, keyValue);
@@ -28,7 +28,7 @@ function authenticate(core, req) {
 		fail(401, 'rest_forbidden', 'Invalid API key or secret.');
 	}
 	const [keyName, key] = found;
-	if (key.access !== 'full' && WRITE_METHODS.has(req.method)) {
+	if (key.access !== 'full' && WRITE_METHODS.has(method)) {
 		fail(403, 'rest_forbidden', 'This API key has read-only permissions. Write operations need a Full Access key.');
 	}
 	return { keyName, user: core.state.users[key.user] };

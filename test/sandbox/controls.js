@@ -117,7 +117,11 @@ const router = createRouter([
 	['GET', '/__sandbox/samples/:name', 'sample', (core, ctx) => {
 		const sample = core.samples[ctx.params.name];
 		if (!sample) fail(404, 'not_found', `No sample named ${ctx.params.name}.`);
-		return { status: 200, raw: sample.data, headers: { 'Content-Type': sample.type, 'Content-Disposition': `attachment; filename="${ctx.params.name}"` } };
+		// ?filename= names the download otherwise (any characters: RFC 6266's filename*, with an ASCII fallback).
+		const name = typeof ctx.input.filename === 'string' && ctx.input.filename ? ctx.input.filename : ctx.params.name;
+		const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+		const disposition = `attachment; filename="${name.replace(/[^\x20-\x7e]|["'\\;=]/g, '_')}"; filename*=UTF-8''${encoded}`;
+		return { status: 200, raw: sample.data, headers: { 'Content-Type': sample.type, 'Content-Disposition': disposition } };
 	}],
 	['POST', '/__sandbox/seed/documents', 'seed', (core, ctx) => ok(seedDocuments(core, ctx.input), 201)],
 	['POST', '/__sandbox/storage', 'storage', async (core, ctx) => {

@@ -1,11 +1,13 @@
 'use strict';
 /**
  * What real eSign sites sit behind, played in front of the API routes (never the controls or samples):
- * a Cloudflare bot challenge, a security plugin's or firewall's block page, HTTP Basic auth, a proxy that
- * strips request headers, and a page cache that keeps GET answers by URL. All off unless configured
- * (createSandbox({fronts}) or POST /__sandbox/fronts); see CONTRACT.md → Fronts.
+ * a Cloudflare bot challenge, a security plugin's or firewall's block page, HTTP Basic auth, ModSecurity
+ * with the OWASP Core Rule Set, a proxy that strips request headers, and a page cache that keeps GET
+ * answers by URL. All off unless configured (createSandbox({fronts}) or POST /__sandbox/fronts); see
+ * CONTRACT.md → Fronts.
  *
- * Order on a request, outermost first: challenge → block → basicAuth → stripHeaders → cache → the API.
+ * Order on a request, outermost first: challenge → block → basicAuth → crs → stripHeaders → cache → the API
+ * (Apache runs ModSecurity's request-body rules after its own authentication).
  */
 
 const crypto = require('node:crypto');
@@ -14,7 +16,7 @@ const { JSON_HEADERS } = require('./http');
 const { WRITE_METHODS } = require('./auth');
 const { now } = require('./store');
 
-const FRONT_NAMES = ['basicAuth', 'cache', 'challenge', 'block', 'stripHeaders'];
+const FRONT_NAMES = ['basicAuth', 'cache', 'challenge', 'block', 'stripHeaders', 'crs'];
 const CACHE_HEADERS = ['x-cache', 'age', 'cf-cache-status'];
 const HTML = { 'Content-Type': 'text/html; charset=UTF-8' };
 
@@ -82,6 +84,18 @@ const BLOCK_PAGES = {
 	}),
 };
 
+/**
+ * Apache's own 403 page, which ModSecurity's deny leaves as it is: it names neither ModSecurity nor the rule
+ * (Debian 12's Apache 2.4 with libapache2-mod-security2 and modsecurity-crs, as `npm run wordpress -- --waf`
+ * serves it).
+ */
+const APACHE_FORBIDDEN = {
+	status: 403,
+	headers: { 'Content-Type': 'text/html; charset=iso-8859-1', Server: 'Apache/2.4.71 (Debian)' },
+	body: '<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 4.01//EN" "http://www.w3.org/TR/html4/strict.dtd">\n<html><head>\n<title>403 Forbidden</title>\n' +
+		"</head><body>\n<h1>Forbidden</h1>\n<p>You don't have permission to access this resource.</p>\n</body></html>\n",
+};
+
 /** nginx's (and, in other words, Apache's) answer without the right Basic credentials. */
 const basicAuthPage = (realm) => ({
 	status: 401,
@@ -129,6 +143,12 @@ const NORMALIZE = {
 		if (!(Number.isInteger(code) && code >= 400 && code <= 599)) fail(400, 'invalid_data', 'fronts.block.status must be an HTTP error status.');
 		return { kind, status: code, writesOnly: writesOnly === true };
 	},
+	crs(value) {
+		const { version = '3.3', paranoiaLevel = 1, attacks = true } = asObject(value, 'crs');
+		if (!['3.3', '4'].includes(String(version))) fail(400, 'invalid_data', "fronts.crs.version must be '3.3' (Debian 12) or '4'.");
+		if (![1, 2].includes(Number(paranoiaLevel))) fail(400, 'invalid_data', 'fronts.crs.paranoiaLevel must be 1 or 2.');
+		return { version: String(version), paranoiaLevel: Number(paranoiaLevel), attacks: attacks !== false };
+	},
 	stripHeaders(value) {
 		const { headers = ['x-esign-api-key', 'x-esign-api-secret'] } = asObject(value, 'stripHeaders');
 		if (!(Array.isArray(headers) && headers.length && headers.every(isNonEmptyString))) {
@@ -155,6 +175,34 @@ function normalizeFronts(input, current = {}) {
 }
 
 // ---------------------------------------------------------------- the request path
+
+/** CRS's default tx.allowed_methods (crs-setup.conf), in 3.3 and 4 alike. */
+const CRS_ALLOWED_METHODS = new Set(['GET', 'HEAD', 'POST', 'OPTIONS']);
+/** Method override headers CRS 4 adds to its restricted headers (rule 920450, paranoia level 1). */
+const CRS4_OVERRIDE_HEADERS = ['x-http-method-override', 'x-http-method', 'x-method-override'];
+/** A few of the attacks CRS's SQL injection (942) and XSS (941) groups catch at paranoia level 1. */
+const CRS_ATTACKS = [
+	[/<\s*script\b|javascript\s*:|\bon(error|load)\s*=/i, '941100'],
+	[/\bunion(\s+all)?\s+select\b|'\s*or\s+'?1'?\s*=\s*'?1|;\s*drop\s+table\b/i, '942100'],
+];
+
+/**
+ * The rule of ModSecurity + OWASP CRS that refuses this request, or null. CRS scores and then blocks at the
+ * anomaly threshold (rule 949110); each rule here scores critical, so one is enough to block.
+ */
+function crsRule(config, req, body) {
+	if (!CRS_ALLOWED_METHODS.has(req.method)) return '911100';
+	if (config.version === '4' && CRS4_OVERRIDE_HEADERS.some((name) => req.headers[name] !== undefined)) return '920450';
+	const query = new URL(req.url, 'http://sandbox').searchParams;
+	if (config.version === '4' && config.paranoiaLevel >= 2 && query.has('_method')) return '920650';
+	if (!config.attacks) return null;
+	const text = [...query.values(), body ? body.toString('utf8') : ''].join('\n');
+	// An upload's file name with ' " ; or = (an attempted multipart bypass to CRS).
+	const fileNames = [...text.matchAll(/; filename="((?:[^"\\\r\n]|\\.)*)"/g)].map((m) => m[1].replace(/\\(.)/g, '$1'));
+	if (fileNames.some((name) => /['";=]/.test(name))) return '920120';
+	const hit = CRS_ATTACKS.find(([pattern]) => pattern.test(text));
+	return hit ? hit[1] : null;
+}
 
 function basicCredentialsMatch(req, { user, password }) {
 	const m = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(String(req.headers.authorization || ''));
@@ -186,8 +234,9 @@ function cacheMarks(config, status, ageSeconds) {
 /**
  * Runs the fronts before the API. Returns the answer a front gives instead of the API ({status, headers,
  * body}) or null to go on; a header-stripping proxy edits `req.headers`. Notes what happened in `entry`.
+ * `body`: the request body (a Buffer), which the firewall reads.
  */
-function frontAnswer(core, req, entry) {
+function frontAnswer(core, req, entry, body) {
 	const fronts = core.state.fronts;
 	if (fronts.challenge) {
 		entry.front = 'challenge';
@@ -207,6 +256,14 @@ function frontAnswer(core, req, entry) {
 			entry.front = 'applicationPasswords';
 			const body = { code: 'invalid_username', message: 'Unknown username. Check again or try your email address.', data: { status: 401 } };
 			return { status: 401, headers: JSON_HEADERS, body: JSON.stringify(body) };
+		}
+	}
+	if (fronts.crs) {
+		const rule = crsRule(fronts.crs, req, body);
+		if (rule) {
+			entry.front = 'crs';
+			entry.rule = rule;
+			return APACHE_FORBIDDEN;
 		}
 	}
 	if (fronts.stripHeaders) {

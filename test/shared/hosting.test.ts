@@ -121,7 +121,7 @@ describe('bot challenges, block pages and stripped headers', () => {
 
 	test.each([
 		['wordfence', /^Wordfence blocked the request/],
-		['modsecurity', /^The server's firewall \(mod_security\) refused the request/],
+		['modsecurity', /^The server's firewall \(mod_security\) refused GET \/stats \(HTTP 406\): not WordPress, and not the API key$/],
 		['sucuri', /^The Sucuri Website Firewall blocked the request/],
 		['solid', /^Solid Security \(iThemes Security\) has locked this address out/],
 	])('a %s block page is named', async (kind, message) => {

@@ -186,5 +186,7 @@ export interface SandboxFronts {
 	cache?: { ttlSeconds?: number; ignoreQuery?: boolean | string[]; headers?: Array<'x-cache' | 'age' | 'cf-cache-status'> } | true | false | null;
 	challenge?: { status?: 403 | 503 } | true | false | null;
 	block?: 'wordfence' | 'modsecurity' | 'sucuri' | 'solid' | { kind: 'wordfence' | 'modsecurity' | 'sucuri' | 'solid'; status?: number; writesOnly?: boolean } | false | null;
+	/** ModSecurity with the OWASP Core Rule Set: true = Debian 12's CRS 3.3 at paranoia level 1. */
+	crs?: { version?: '3.3' | '4'; paranoiaLevel?: 1 | 2; attacks?: boolean } | true | false | null;
 	stripHeaders?: { headers?: string[] } | true | false | null;
 }

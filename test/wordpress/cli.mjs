@@ -7,8 +7,10 @@
 //          --fresh (delete the site first), --php-server (PHP's built-in server instead of nginx),
 //          fronts on the site's address (combine freely; the same site stays reachable without them on a
 //          second, direct address): --basic-auth [user:password], --cache (a page cache keyed by URL),
-//          --tls (HTTPS with a self-signed certificate). --strict-recipe: WordPress's documented nginx recipe
-//          exactly (nginx then answers PUT/PATCH/DELETE on /?rest_route= with 405 itself).
+//          --tls (HTTPS with a self-signed certificate); or, alone, --waf (Apache 2.4 + ModSecurity 2.9 + OWASP
+//          CRS 3.3 with their defaults, Debian's packages, at http://localhost:PORT: test/wordpress/apache.mjs).
+//          --strict-recipe: WordPress's documented nginx recipe exactly (nginx then answers PUT/PATCH/DELETE on
+//          /?rest_route= with 405 itself).
 import fs from 'node:fs';
 import { DEFAULT_DIR, startWordPress } from './site.mjs';
 
@@ -35,7 +37,7 @@ function basicAuthOption() {
 	}
 	return { user: value.slice(0, at), password: value.slice(at + 1) };
 }
-const front = { basicAuth: basicAuthOption(), cache: args.includes('--cache'), tls: args.includes('--tls') };
+const front = { basicAuth: basicAuthOption(), cache: args.includes('--cache'), tls: args.includes('--tls'), waf: args.includes('--waf') };
 
 if (args.includes('--fresh')) fs.rmSync(DEFAULT_DIR, { recursive: true, force: true });
 let wp;
@@ -47,13 +49,14 @@ try {
 }
 const { admin, adminReadOnly, user } = wp.keys;
 const served = wp.server === 'php' ? "PHP's built-in server" : 'nginx + PHP-FPM';
-const fronts = [wp.front.basicAuth && 'basic auth', wp.front.cache && 'page cache', wp.front.tls && 'TLS'].filter(Boolean);
+const fronts = [wp.front.basicAuth && 'basic auth', wp.front.cache && 'page cache', wp.front.tls && 'TLS', wp.front.waf && 'firewall: Apache 2.4 + ModSecurity 2.9 + OWASP CRS 3.3 (defaults), then PHP-FPM'].filter(Boolean);
 const curlAuth = [wp.tls ? `--cacert ${wp.tls.cert}` : '', wp.basicAuth ? `-u '${wp.basicAuth.user}:${wp.basicAuth.password}'` : ''].filter(Boolean).join(' ');
 const frontLines = !fronts.length ? '' : `
   Fronts on the Site URL  ${fronts.join(', ')}${wp.basicAuth ? `
   Basic auth              user ${wp.basicAuth.user}   password ${wp.basicAuth.password}` : ''}${wp.tls ? `
   TLS certificate         ${wp.tls.cert} (self-signed: in n8n, turn on Ignore SSL Issues)` : ''}${wp.front.cache ? `
-  Page cache              GET answers (200) kept 10 min by URL, whoever asks; header X-Cache: HIT/MISS` : ''}
+  Page cache              GET answers (200) kept 10 min by URL, whoever asks; header X-Cache: HIT/MISS` : ''}${wp.waf ? `
+  Firewall logs           ${wp.waf.errorLog} (rule ids), ${wp.waf.auditLog}` : ''}
   Direct (no fronts)      ${wp.directUrl}   API ${wp.directApiUrl}`;
 console.log(`
 eSign WordPress test site (WordPress 6.1 from Debian, ${served}, ${permalinks} permalinks)

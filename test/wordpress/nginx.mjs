@@ -2,8 +2,10 @@
 // as throwaway processes with their own config, pid, logs and socket inside the site folder and free ports,
 // so they never touch the system's nginx or php-fpm services and several sites can run at once.
 // Optional fronts on the site's address, the way sites are often set up: HTTP Basic auth, a page cache
-// (fastcgi_cache) and TLS. With any front, a second server block (the direct address: plain HTTP, no auth,
-// no cache) serves the same site for the scripts' test controls and the signing page.
+// (fastcgi_cache) and TLS; or, alone, a firewall: Apache with ModSecurity and the OWASP Core Rule Set
+// (apache.mjs) on the site's address, to the same PHP-FPM. With any front, a server block on a second
+// address (the direct address: plain HTTP, no auth, no cache, no firewall) serves the same site for the
+// scripts' test controls and the signing page.
 import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -11,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../scripts/lib/runtime.mjs';
 import { spawnService } from '../../scripts/lib/services.mjs';
+import { startApacheWaf } from './apache.mjs';
 
 export const NGINX = '/usr/sbin/nginx';
 export const PHP_FPM = '/usr/sbin/php-fpm8.2';
@@ -18,12 +21,14 @@ export const PHP_FPM = '/usr/sbin/php-fpm8.2';
 const DEFAULT_BASIC_AUTH_USER = 'esign';
 const isRoot = () => process.getuid?.() === 0;
 
-/** The fronts asked for, normalised: { basicAuth: false | true | {user, password}, cache: bool, tls: bool }. */
+/** The fronts asked for, normalised: { basicAuth: false | true | {user, password}, cache, tls, waf: bool }. */
 export function normaliseFront(front = {}) {
-	return { basicAuth: front.basicAuth || false, cache: Boolean(front.cache), tls: Boolean(front.tls) };
+	const fronts = { basicAuth: front.basicAuth || false, cache: Boolean(front.cache), tls: Boolean(front.tls), waf: Boolean(front.waf) };
+	if (fronts.waf && (fronts.basicAuth || fronts.cache || fronts.tls)) throw new Error('the firewall (Apache + ModSecurity) is a front of its own: leave out basic auth, cache and TLS with it');
+	return fronts;
 }
 
-const anyFront = (front) => Boolean(front.basicAuth || front.cache || front.tls);
+const anyFront = (front) => Boolean(front.basicAuth || front.cache || front.tls || front.waf);
 
 /** A self-signed certificate for 127.0.0.1 and localhost, made once per site folder with the openssl CLI. */
 function certificate(dir) {
@@ -133,7 +138,7 @@ ${php.map((l) => `			${l}`).join('\n')}
 `;
 }
 
-function nginxConfig({ dir, core, socket, blocks, cache }) {
+function nginxConfig({ dir, core, fpmAddress, blocks, cache }) {
 	const tmp = (name) => `${name}_temp_path ${path.join(dir, 'nginx', 'tmp', name)};`;
 	return `# Written by test/wordpress/nginx.mjs for one run of the throwaway test site.
 daemon off;
@@ -158,13 +163,13 @@ http {
 	client_max_body_size 64m;
 	fastcgi_read_timeout 300s;
 	upstream php {
-		server unix:${socket};
+		server ${fpmAddress};
 	}
 ${cache ? `	fastcgi_cache_path ${path.join(dir, 'nginx', 'cache')} levels=1:2 keys_zone=esign:10m max_size=256m inactive=60m;\n` : ''}${blocks.join('')}}
 `;
 }
 
-function fpmConfig({ dir, socket, workers }) {
+function fpmConfig({ dir, listen, workers }) {
 	return `; Written by test/wordpress/nginx.mjs for one run of the throwaway test site.
 [global]
 pid = ${path.join(dir, 'php-fpm.pid')}
@@ -172,7 +177,7 @@ error_log = ${path.join(dir, 'php-fpm.log')}
 daemonize = no
 
 [esign]
-${isRoot() ? 'user = root\ngroup = root\n' : ''}listen = ${socket}
+${isRoot() ? 'user = root\ngroup = root\n' : ''}listen = ${listen}
 listen.mode = 0660
 ; A fixed number of workers: a webhook sent during a request whose receiver calls back needs a second one.
 pm = static
@@ -194,8 +199,9 @@ function socketPath(runDir) {
 /**
  * Writes the configs and starts PHP-FPM and nginx for `core`. strictRecipe: WordPress's documented
  * nginx recipe exactly, without the `location = /` that lets PUT/PATCH/DELETE reach /?rest_route=.
- * Returns { url, directUrl, basicAuth, tls, front, servers: [service], cleanup(), logTail() }. `url`
- * carries the fronts; `directUrl` is the front-free address (the same as `url` without fronts).
+ * Returns { url, directUrl, basicAuth, tls, waf: {errorLog, auditLog} | null, front, servers: [service],
+ * cleanup(), logTail() }. `url` carries the fronts (with the firewall: Apache's, http://localhost:<port>);
+ * `directUrl` is the front-free address (the same as `url` without fronts).
  */
 export async function startNginxSite({ dir, core, port = 0, workers = 4, front: wanted, strictRecipe = false }) {
 	const front = normaliseFront(wanted);
@@ -203,11 +209,14 @@ export async function startNginxSite({ dir, core, port = 0, workers = 4, front: 
 	fs.rmSync(runDir, { recursive: true, force: true });
 	for (const name of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) fs.mkdirSync(path.join(runDir, 'tmp', name), { recursive: true });
 	const { socket, cleanup } = socketPath(runDir);
+	// With the firewall, Apache reaches PHP-FPM too: over TCP on the loopback, which its www-data workers can
+	// use (the socket lives in the site folder, which may be private to this user).
+	const fpmTcp = front.waf ? `127.0.0.1:${await freePort()}` : null;
 	const frontPort = port || (await freePort());
 	const url = `${front.tls ? 'https' : 'http'}://127.0.0.1:${frontPort}`;
 	const tls = front.tls ? certificate(dir) : null;
 	const auth = front.basicAuth ? basicAuthFile(dir, front.basicAuth) : null;
-	const blocks = [serverBlock({ port: frontPort, core, siteUrl: url, front, tls, htpasswd: auth?.file, strictRecipe })];
+	const blocks = front.waf ? [] : [serverBlock({ port: frontPort, core, siteUrl: url, front, tls, htpasswd: auth?.file, strictRecipe })];
 	let directUrl = url;
 	if (anyFront(front)) {
 		const directPort = await freePort();
@@ -215,24 +224,27 @@ export async function startNginxSite({ dir, core, port = 0, workers = 4, front: 
 		blocks.push(serverBlock({ port: directPort, core, siteUrl: directUrl, front: normaliseFront(), strictRecipe }));
 	}
 	const fpmConf = path.join(runDir, 'php-fpm.conf');
-	fs.writeFileSync(fpmConf, fpmConfig({ dir: runDir, socket, workers }));
+	fs.writeFileSync(fpmConf, fpmConfig({ dir: runDir, listen: fpmTcp ?? socket, workers }));
 	const nginxConf = path.join(runDir, 'nginx.conf');
-	fs.writeFileSync(nginxConf, nginxConfig({ dir, core, socket, blocks, cache: front.cache }));
+	fs.writeFileSync(nginxConf, nginxConfig({ dir, core, fpmAddress: fpmTcp ?? `unix:${socket}`, blocks, cache: front.cache }));
 
 	const servers = [];
 	const fpmLog = path.join(runDir, 'php-fpm.log');
 	servers.push(spawnService(PHP_FPM, ['-F', '-y', fpmConf, '-p', runDir, ...(isRoot() ? ['-R'] : [])], { logFile: fpmLog, cwd: core, group: true }));
 	const nginxLog = path.join(runDir, 'error.log');
 	servers.push(spawnService(NGINX, ['-p', runDir, '-c', nginxConf, '-e', nginxLog], { logFile: path.join(runDir, 'nginx.out'), cwd: runDir, group: true }));
+	const waf = front.waf ? startApacheWaf({ runDir: path.join(runDir, 'apache'), port: frontPort, core, fpm: fpmTcp }) : null;
+	if (waf) servers.push(waf.service);
 	const read = (file) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '');
 	/** Why the site did not answer, in plain words where the cause is known; else the logs' ends. */
 	const logTail = () => {
 		const busy = /bind\(\) to 127\.0\.0\.1:(\d+) failed \(98/.exec(read(nginxLog));
 		if (busy) return `port ${busy[1]} is already in use, so nginx could not listen on it: choose another port (--port N, or 0 for a free one)`;
-		return `php-fpm log: ${read(fpmLog).slice(-1200)}\nnginx log: ${read(nginxLog).slice(-1200) || read(path.join(runDir, 'nginx.out')).slice(-1200)}`;
+		return `php-fpm log: ${read(fpmLog).slice(-1200)}\nnginx log: ${read(nginxLog).slice(-1200) || read(path.join(runDir, 'nginx.out')).slice(-1200)}${waf ? `\n${waf.logTail()}` : ''}`;
 	};
 	return {
-		url,
+		url: waf ? waf.url : url,
+		waf: waf ? { errorLog: waf.errorLog, auditLog: waf.auditLog } : null,
 		directUrl,
 		basicAuth: auth ? auth.creds : null,
 		tls: tls ? { cert: tls.cert } : null,

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { freePort, sleep } from '../../scripts/lib/runtime.mjs';
 import { ensureDebianPackages, spawnService, waitUntilStarted } from '../../scripts/lib/services.mjs';
 import { NGINX, PHP_FPM, normaliseFront, startNginxSite } from './nginx.mjs';
+import { WAF_PACKAGES } from './apache.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const require = createRequire(import.meta.url);
@@ -23,9 +24,10 @@ const phpHas = (ext) => spawnSync('php', ['-m'], { encoding: 'utf8' }).stdout?.s
 
 /**
  * Installs what is missing (as root, with apt-get; otherwise a message naming the packages).
- * server: 'nginx' (also nginx and php8.2-fpm) or 'php' (PHP's built-in server); tls: also openssl.
+ * server: 'nginx' (also nginx and php8.2-fpm) or 'php' (PHP's built-in server); tls: also openssl; waf: also
+ * apache2, libapache2-mod-security2 and modsecurity-crs.
  */
-export function ensureWordPressPackages(say, { server = 'nginx', tls = false } = {}) {
+export function ensureWordPressPackages(say, { server = 'nginx', tls = false, waf = false } = {}) {
 	const onDisk = (file) => () => fs.existsSync(file);
 	ensureDebianPackages([
 		{ command: 'php', package: 'php-cli' },
@@ -35,6 +37,7 @@ export function ensureWordPressPackages(say, { server = 'nginx', tls = false } =
 		{ command: 'wordpress', package: 'wordpress', find: onDisk(path.join(WP_CORE, 'wp-load.php')) },
 		...(server === 'nginx' ? [{ command: 'nginx', package: 'nginx', find: onDisk(NGINX) }, { command: 'php-fpm8.2', package: 'php8.2-fpm', find: onDisk(PHP_FPM) }] : []),
 		...(tls ? [{ command: 'openssl', package: 'openssl' }] : []),
+		...(waf ? WAF_PACKAGES : []),
 	], say);
 }
 
@@ -141,20 +144,21 @@ function startPhpServer({ dir, core, port, workers }) {
  * - `permalinks`: 'pretty' (the API under /wp-json/) or 'plain' (only /?rest_route=/);
  * - `workers`: PHP workers (a webhook sent during a request whose receiver calls back needs > 1);
  * - `server`: 'nginx' (nginx + PHP-FPM, the default) or 'php' (PHP's built-in server, no fronts);
- * - `front`: { basicAuth: true | {user, password}, cache: true, tls: true } on `url` (nginx only);
+ * - `front`: { basicAuth: true | {user, password}, cache: true, tls: true } on `url` (nginx only); or
+ *   { waf: true }: Apache + ModSecurity + OWASP CRS 3.3 on `url` (http://localhost:<port>; apache.mjs);
  * - `strictRecipe` (nginx): WordPress's documented nginx recipe exactly, where nginx itself answers PUT,
  *   PATCH and DELETE on /?rest_route=… with 405 (by default `/` goes to WordPress for every method).
  * Returns { url, apiUrl, controlUrl(path), keys, webhookSecret, permalinks, dir, core, server, front,
  * directUrl, directApiUrl, directControlUrl(path), basicAuth: {user, password} | null,
- * tls: {cert} | null, stop() }. `url`/`apiUrl` carry the fronts; the direct ones are the same site
+ * tls: {cert} | null, waf: {errorLog, auditLog} | null, stop() }. `url`/`apiUrl` carry the fronts; the direct ones are the same site
  * on plain HTTP without auth or cache (equal to `url` without fronts); `controlUrl` is the direct one,
  * so the test controls always answer scripts.
  */
 export async function startWordPress({ dir = DEFAULT_DIR, port = 0, permalinks = 'pretty', workers = 4, server = 'nginx', front = {}, strictRecipe = false, say = () => {} } = {}) {
 	if (!['nginx', 'php'].includes(server)) throw new Error(`server must be 'nginx' or 'php', not ${JSON.stringify(server)}`);
 	const fronts = normaliseFront(front);
-	if (server === 'php' && (fronts.basicAuth || fronts.cache || fronts.tls)) throw new Error('the fronts (basic auth, cache, TLS) need nginx: leave out the PHP built-in server option');
-	ensureWordPressPackages(say, { server, tls: fronts.tls });
+	if (server === 'php' && (fronts.basicAuth || fronts.cache || fronts.tls || fronts.waf)) throw new Error('the fronts (basic auth, cache, TLS, firewall) need nginx: leave out the PHP built-in server option');
+	ensureWordPressPackages(say, { server, tls: fronts.tls, waf: fronts.waf });
 	fs.mkdirSync(dir, { recursive: true });
 	const core = path.join(dir, 'core');
 	if (!fs.existsSync(path.join(core, 'wp-load.php'))) {
@@ -200,7 +204,7 @@ export async function startWordPress({ dir = DEFAULT_DIR, port = 0, permalinks =
 		const { webhookSecret, ...keys } = await (await fetch(direct.controlUrl('/keys'))).json();
 		return {
 			url, apiUrl, controlUrl: direct.controlUrl, keys, webhookSecret, permalinks, dir, core, server, front: site.front,
-			directUrl, directApiUrl: direct.apiUrl, directControlUrl: direct.controlUrl, basicAuth: site.basicAuth, tls: site.tls, stop: stopAll,
+			directUrl, directApiUrl: direct.apiUrl, directControlUrl: direct.controlUrl, basicAuth: site.basicAuth, tls: site.tls, waf: site.waf ?? null, stop: stopAll,
 		};
 	} catch (e) {
 		await stopAll();

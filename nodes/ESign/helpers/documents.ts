@@ -54,6 +54,7 @@ export async function uploadBinary(
 				contentType: body.contentType,
 				length: body.length,
 				fileBytes: stored.size,
+				fields: { title: documentTitle, 'file (file name)': fileName },
 				open: () =>
 					Readable.from(
 						(async function* (helpers) {

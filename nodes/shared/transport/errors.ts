@@ -36,6 +36,8 @@ export interface RequestInfo {
 	keyLooksIssued: boolean;
 	/** The credential sends HTTP Basic auth. */
 	basicAuth: boolean;
+	/** A front refused the method, and the answer came to WordPress's override form of it (override.ts). */
+	override?: 'query' | 'header';
 }
 
 function megabytes(bytes: number): string {
@@ -66,7 +68,7 @@ function pageAdvice(page: SitePage | undefined, status: number, url = ''): strin
 		return 'WordPress is in maintenance mode ("Briefly unavailable for scheduled maintenance"), usually while updates install. Wait a minute and run it again.';
 	}
 	if (status === 403) {
-		return 'The site answered with a web page instead of the API: a security plugin (e.g. Wordfence, iThemes), the host\'s firewall or mod_security, or a CDN such as Cloudflare blocked the API request before it reached eSign. Allow requests to /wp-json/esign/v1 (and the X-ESIGN-* headers) from n8n in that tool.';
+		return 'Something in front of WordPress (a firewall, a security plugin or a CDN) refused the request before the eSign API saw it: ask the site\'s owner or host to allow /wp-json/esign/v1 for the rule that matched.';
 	}
 	if (status === 404) {
 		const otherStyle = url.includes('?rest_route=')
@@ -83,7 +85,7 @@ function pageAdvice(page: SitePage | undefined, status: number, url = ''): strin
 const WRITE_NOTE =
 	' The site may still have carried out the request, so it was not repeated automatically (repeating a send would email every signer twice). Check the document before running it again.';
 
-function build(
+export function build(
 	info: RequestInfo,
 	response: JsonObject,
 	message: string,
@@ -100,61 +102,6 @@ function build(
 		httpCode: httpCode === undefined ? undefined : String(httpCode),
 		itemIndex: info.itemIndex,
 	});
-}
-
-/** Same origin and the same path up to a trailing slash. */
-function isSelfRedirect(url: string, target: string): boolean {
-	try {
-		const a = new URL(url);
-		const b = new URL(target, url);
-		const trim = (p: string) => p.replace(/\/+$/, '');
-		return a.origin === b.origin && trim(a.pathname) === trim(b.pathname);
-	} catch {
-		return false;
-	}
-}
-
-/** A 3xx: never followed, so the key and secret never reach the target. */
-export function redirectError(info: RequestInfo, status: number, location: string | undefined, apiPath: string): NodeApiError {
-	const from = info.url.split('?')[0];
-	let target = location?.trim() ?? '';
-	let siteUrl = '';
-	// An empty Location would resolve to the request's own URL: it stays empty ("no usable Location").
-	if (target) {
-		try {
-			const resolved = new URL(target, info.url);
-			target = `${resolved.origin}${resolved.pathname}`;
-			// When the target is the same API path on another address, that address is the Site URL to use.
-			const at = resolved.pathname.indexOf(apiPath);
-			siteUrl = at >= 0 ? `${resolved.origin}${resolved.pathname.slice(0, at)}` : resolved.origin;
-		} catch {
-			target = ''; // unparsable: said so below
-		}
-	}
-	const isWrite = info.method !== 'GET';
-	if (target && isSelfRedirect(info.url, target) && info.url.includes('/wp-json/')) {
-		// WordPress's canonical redirect of an address it does not route (it adds a trailing slash):
-		// the site does not serve /wp-json/, which is what Plain permalinks do.
-		const message = `The site does not serve its REST API under /wp-json/ (it redirects ${from} to the same address with a slash)`;
-		const description =
-			'WordPress sites whose permalinks are set to Plain serve the API only as ?rest_route=: set the credential\'s REST API URL Style to ?rest_route= (Plain Permalinks), or switch the site to pretty permalinks under Settings → Permalinks. ' +
-			'n8n did not follow the redirect' + (isWrite ? `, and the ${info.method} was not carried out.` : '.');
-		const error = build(info, { code: 'redirect', message, status } as JsonObject, message, description, status);
-		error.context.apiCode = 'redirect';
-		error.context.location = target;
-		return error;
-	}
-	const message = target
-		? `The site redirects ${from} to ${target}: use ${siteUrl} as the Site URL`
-		: `The site answered ${info.method} ${from} with a redirect (HTTP ${status}) but no usable Location`;
-	const description =
-		`n8n does not follow redirects for eSign requests, so your API key and secret are only ever sent to the Site URL in the credential. ` +
-		(isWrite ? `Nothing was sent to ${target || 'the redirect target'}, and the ${info.method} was not carried out there. ` : '') +
-		'Typical causes: http:// instead of https://, www. added or removed, or an old domain. Put the address the site redirects to in the credential\'s Site URL.';
-	const error = build(info, { code: 'redirect', message, status } as JsonObject, message, description, status);
-	error.context.apiCode = 'redirect';
-	if (target) error.context.location = target;
-	return error;
 }
 
 /** A password prompt, bot check or block page answered instead of WordPress: named, with the fix. */
@@ -216,6 +163,10 @@ function describe(status: number, body: ApiErrorBody, info: RequestInfo): string
 	}
 	if (status === 403) {
 		return 'The document or template belongs to another user. A non-administrator key can only reach its own documents and templates; use an administrator key or the owner’s key.';
+	}
+	if (info.override && (status === 405 || code === 'rest_no_route')) {
+		const form = info.override === 'query' ? `?_method=${info.method}` : `the X-HTTP-Method-Override header`;
+		return `A firewall in front of the site refused ${info.method}, so n8n sent it as POST with ${form}, as WordPress's own editor does; the site did not take the method from it, so it is not WordPress's REST API or something changes the request. Ask the host to allow ${info.method} for /wp-json/esign/v1. Nothing was changed.`;
 	}
 	if (status === 404) {
 		if (code === 'rest_no_route') {

@@ -5,7 +5,8 @@
 import { NodeApiError } from 'n8n-workflow';
 
 import { parseBody, recognisePage, shapeProblem, snippet } from '../../../nodes/shared/transport/answer';
-import { apiError, networkError, notApiAnswerError, redirectError } from '../../../nodes/shared/transport/errors';
+import { apiError, networkError, notApiAnswerError } from '../../../nodes/shared/transport/errors';
+import { redirectError } from '../../../nodes/shared/transport/redirect';
 import { SECRETS, requestInfo } from '../fakes';
 
 const API_PATH = '/wp-json/esign/v1';

@@ -124,6 +124,9 @@ add_filter('rest_pre_dispatch', function ($result, $server, WP_REST_Request $req
 		'url' => isset($_SERVER['REQUEST_URI']) ? wp_unslash($_SERVER['REQUEST_URI']) : $path, 'status' => null,
 		'key' => $request->get_header('x_esign_api_key'), 'at' => esign_ts(), 'executed' => false, 'route' => null,
 	];
+	// serve_request took the method from ?_method= or X-HTTP-Method-Override: the request's own, as on the sandbox.
+	$sent = isset($_SERVER['REQUEST_METHOD']) ? strtoupper($_SERVER['REQUEST_METHOD']) : $entry['method'];
+	if ($sent !== $entry['method']) $entry['sentAs'] = $sent;
 	$wpdb->insert(esign_test_table('log'), ['kind' => 'request', 'data' => wp_json_encode($entry)]);
 	$GLOBALS['esign_test_request'] = ['id' => $wpdb->insert_id, 'entry' => $entry];
 	$fault = esign_test_take_fault($entry['method'], $path);
@@ -312,8 +315,10 @@ function esign_test_controls(): array {
 		if ($action === 'decline') esign_decline_document($doc, $signer, $in['reason'] ?? '');
 		return ['document' => $full($doc), 'signer' => esign_signer_out(esign_get_signer((int) $signer->id))];
 	};
-	$binary = function (string $bytes, string $type) {
+	$binary = function (string $bytes, string $type, ?string $filename = null) {
 		header("Content-Type: $type");
+		// ?filename= names the download (any characters: RFC 6266's filename*, with an ASCII fallback), as on the sandbox.
+		if ($filename !== null) header('Content-Disposition: attachment; filename="' . preg_replace('/[^\x20-\x7e]|["\'\\\\;=]/', '_', $filename) . "\"; filename*=UTF-8''" . rawurlencode($filename));
 		header('Content-Length: ' . strlen($bytes));
 		echo $bytes;
 		exit;
@@ -328,7 +333,8 @@ function esign_test_controls(): array {
 		['GET', '/samples/(?P<name>[\w.-]+)', function ($in, $r) use ($binary) {
 			$s = esign_test_sample($r['name']);
 			$types = ['pdf' => 'application/pdf', 'png' => 'image/png', 'jpg' => 'image/jpeg'];
-			$binary($s['bytes'], $types[$s['kind']] ?? 'text/plain; charset=UTF-8');
+			$name = isset($in['filename']) && is_string($in['filename']) && $in['filename'] !== '' ? $in['filename'] : $r['name'];
+			$binary($s['bytes'], $types[$s['kind']] ?? 'text/plain; charset=UTF-8', $name);
 		}],
 		['POST', '/seed/documents', fn ($in) => new WP_REST_Response(esign_test_seed_documents($in), 201)],
 		['POST', '/storage', function ($in, $r) {
