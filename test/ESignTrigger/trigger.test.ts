@@ -289,7 +289,7 @@ describe('accepted events', () => {
 		expect(item.json.data.document_id).toBe('21');
 		expect(item.binary).toBeUndefined();
 		expect(item.json.downloadError).toMatch(/GET \/documents\/21\/file/);
-	}, 30000);
+	});
 
 	test('the accepted item runs through WorkflowExecute as the trigger output', async () => {
 		const result = await h.runWebhook({
@@ -365,7 +365,7 @@ describe('delivery from the sandbox site', () => {
 			const [signerRecord] = await control(sandbox, 'GET', `/__sandbox/signers?document_id=${documentId}`);
 			await control(sandbox, 'POST', `/__sandbox/sign/${signerRecord.token}/sign`, {});
 
-			const call = await server.waitFor(isCompletedFor(documentId), 15000);
+			const call = await server.waitFor(isCompletedFor(documentId));
 			expect(call.statusCode).toBe(200);
 			const item = call.items[0];
 			expect(String(item.json.data.document_id)).toBe(documentId);
@@ -384,7 +384,8 @@ describe('delivery from the sandbox site', () => {
 				expect(other.workflowData).toBeUndefined();
 			}
 
-			// And the site saw a 200 for its completed delivery.
+			// And the site saw a 200 for its completed delivery (its record is complete once its deliveries settled).
+			await sandbox.idle();
 			const { deliveries } = await control(sandbox, 'GET', '/__sandbox/webhooks');
 			const completed = deliveries.filter((d) => d.event === 'document.completed' && d.url === server.url);
 			expect(completed).toHaveLength(1);
@@ -393,7 +394,7 @@ describe('delivery from the sandbox site', () => {
 		} finally {
 			await server.close();
 		}
-	}, 30000);
+	});
 
 	test('the real sandbox delivery is rejected with 401 when the credential holds another secret', async () => {
 		const server = await h.startWebhookServer({
@@ -406,13 +407,13 @@ describe('delivery from the sandbox site', () => {
 				event: 'document.completed',
 				data: { document_id: '999', document_title: 'Spoof' },
 			});
-			const call = await server.waitFor(() => true, 10000);
+			const call = await server.waitFor(() => true);
 			expect(call.statusCode).toBe(401);
 			expect(call.workflowData).toBeUndefined();
 		} finally {
 			await server.close();
 		}
-	}, 20000);
+	});
 
 	test('Download Document failing at the site (unknown document, 500s) still emits the event with the error', async () => {
 		const parameters = { events: ['*'], options: { downloadDocument: true } };
@@ -443,5 +444,5 @@ describe('delivery from the sandbox site', () => {
 		} finally {
 			await control(sandbox, 'DELETE', '/__sandbox/faults');
 		}
-	}, 30000);
+	});
 });

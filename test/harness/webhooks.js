@@ -283,7 +283,7 @@ async function runWebhook({
  * answers before the node runs, unless `rejectInvalidJson: false`), then hands the request to
  * the node through n8n-core's WebhookContext and writes the answer to the socket.
  *
- * Returns { url, port, path, calls: [runWebhook results], waitForCalls(n, timeoutMs), close() }.
+ * Returns { url, port, path, calls: [runWebhook results], waitForCalls(n), waitFor(predicate), close() }.
  */
 async function startWebhookServer({
 	host = '127.0.0.1',
@@ -304,22 +304,16 @@ async function startWebhookServer({
 			const found = waiter.check();
 			if (found !== undefined) {
 				waiters.splice(waiters.indexOf(waiter), 1);
-				clearTimeout(waiter.timer);
 				waiter.resolve(found);
 			}
 		}
 	};
-	const wait = (check, timeoutMs, describeFailure) => {
+	// No deadline of its own: a call that never comes is jest's test timeout (a hang guard), so a slow machine
+	// cannot fail a test that would pass.
+	const wait = (check) => {
 		const found = check();
 		if (found !== undefined) return Promise.resolve(found);
-		return new Promise((resolve, reject) => {
-			const waiter = { check, resolve };
-			waiter.timer = setTimeout(() => {
-				waiters.splice(waiters.indexOf(waiter), 1);
-				reject(new Error(`Harness: ${describeFailure()} (${calls.length} webhook call(s) received)`));
-			}, timeoutMs);
-			waiters.push(waiter);
-		});
+		return new Promise((resolve) => waiters.push({ check, resolve }));
 	};
 
 	const server = http.createServer((rawReq, rawRes) => {
@@ -373,20 +367,12 @@ async function startWebhookServer({
 		path: webhookPath,
 		calls,
 		/** Resolves with the first `count` calls once that many arrived. */
-		waitForCalls(count = 1, timeoutMs = 10000) {
-			return wait(
-				() => (calls.length >= count ? calls.slice(0, count) : undefined),
-				timeoutMs,
-				() => `expected ${count} webhook call(s)`,
-			);
+		waitForCalls(count = 1) {
+			return wait(() => (calls.length >= count ? calls.slice(0, count) : undefined));
 		},
 		/** Resolves with the first call (already received or still to come) that matches. */
-		waitFor(predicate, timeoutMs = 10000) {
-			return wait(
-				() => calls.find((call) => predicate(call)),
-				timeoutMs,
-				() => 'no webhook call matched',
-			);
+		waitFor(predicate) {
+			return wait(() => calls.find((call) => predicate(call)));
 		},
 		close: () =>
 			new Promise((resolve) => {

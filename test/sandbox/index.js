@@ -52,13 +52,14 @@ const DEFAULT_WEBHOOK_SECRET = 'whsec_sandbox_3b9f2c7e1a5d48f6b0c2e9a7d1f4c8b5';
  * @param {boolean|string} [opts.tls]     HTTPS with a certificate made at start: true / 'self-signed', 'expired', 'wrong-host'
  * @param {string} [opts.dataDir]         keep the data in this folder across restarts (see persist.js); default: in memory only
  * @param {boolean} [opts.resetData=false] with dataDir: remove the kept data first and start fresh
+ * @param {number|null} [opts.deliveryTimeoutMs=5000] how long a webhook delivery waits for its answer; null = no limit
  */
 async function createSandbox(opts = {}) {
 	const { port = 0, host = '127.0.0.1', rateLimits = false, webhookSecret = DEFAULT_WEBHOOK_SECRET, seed = true, publicUrl, tls = false } = opts;
 	const state = createState({ rateLimits: normalizeRateLimits(rateLimits), webhookSecret });
 	const startFronts = normalizeFronts(opts.fronts ?? {});
 	// changed(): called after anything that may change the data; saves it when opts.dataDir is set.
-	const core = { state, samples: await getSamples(), publicUrl: '', changed: () => {} };
+	const core = { state, samples: await getSamples(), publicUrl: '', changed: () => {}, deliveryTimeoutMs: opts.deliveryTimeoutMs };
 	core.webhooks = createWebhooks(core);
 	core.reset = () => {
 		resetData(state);
