@@ -167,7 +167,7 @@ main(async () => {
 			}
 		}
 		assert(run.code === 0, `jest exited ${run.code} although every test passed:\n${run.output.slice(-1500)}`);
-		const perSuite = run.report.testResults.map((s) => `${path.relative(dir, s.name)} ${secs(s.perfStats.end - s.perfStats.start)}`).join(', ');
+		const perSuite = run.report.testResults.map((s) => `${path.relative(dir, s.name)} ${secs(s.endTime - s.startTime)}`).join(', ');
 		return `${baseline.tests.length} tests in ${secs(run.ms)} (${perSuite})`;
 	});
 	if (!clean) return;

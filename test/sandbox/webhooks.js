@@ -31,7 +31,7 @@ function createWebhooks(core) {
 		const body = phpJson({ event, data, timestamp: ts(core) });
 		const started = Date.now();
 		const signature = sign(misSign ? randomToken() : core.state.webhookSecret, body);
-		const delivery = { id: nextId(core, 'delivery'), url, event, body, signature, status: null, error: null, at: ts(core) };
+		const delivery = { id: nextId(core, 'delivery'), url, event, body, signature, status: null, answer: null, error: null, at: ts(core) };
 		if (misSign) delivery.misSigned = true;
 		pushCapped(core.state.deliveries, delivery);
 		try {
@@ -48,7 +48,8 @@ function createWebhooks(core) {
 				signal: timeoutMs === null ? aborter.signal : AbortSignal.any([AbortSignal.timeout(timeoutMs), aborter.signal]),
 			});
 			delivery.status = res.status;
-			await res.arrayBuffer().catch(() => {});
+			// What the receiver answered (its first 500 characters): the test scripts read from it whether a run started.
+			delivery.answer = (await res.text().catch(() => '')).slice(0, 500);
 		} catch (e) {
 			delivery.error = e.name === 'TimeoutError' ? `timed out after ${timeoutMs} ms` : String((e.cause && e.cause.message) || e.message);
 		}
