@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run test:queue`: the package in n8n 2.41.1 queue mode (one main, two workers, one webhook processor, a
 // throwaway PostgreSQL and Redis from Debian's packages): the examples on workers, 200 signed deliveries at once,
-// forgeries, repeats across processes, and throughput against single mode. README → Queue mode says what and why.
+// forgeries, repeats across processes, and throughput against single mode. docs/queue-mode.md says what and why.
 // Env: QUEUE_EVENTS=200 (distinct deliveries), QUEUE_KEEP=1 (keep the temporary folder and logs),
 //      QUEUE_N8N_ENV='{"N8N_…":"…"}' (more n8n settings for every n8n process, e.g. to measure one).
 import crypto from 'node:crypto';
@@ -219,7 +219,7 @@ async function queueMode(tarball, sb) {
 		await repeatsGiveOneExecution('default options', plain.id, plainUrl);
 	}
 
-	// The race the README describes: identical deliveries arriving at the same moment, before any has saved.
+	// The race docs/queue-mode.md describes: identical deliveries arriving at the same moment, before any has saved.
 	{
 		const [id] = await seedCompleted(sb, 1, 'Queue race');
 		const before = (await n8n.executions(TRIGGER_WORKFLOW_ID)).length;

@@ -2,7 +2,7 @@
 // `npm run test:wordpress`: the package against a real WordPress site (test/wordpress: the eSign plugin on Debian's
 // WordPress 6.1, PHP 8.2 and MariaDB, served by nginx + PHP-FPM with WordPress's documented nginx recipe as it is):
 // the contract suite, the examples, both triggers fired by real signings on the WordPress signing page; again with
-// Plain permalinks; again behind HTTPS (self-signed), Basic auth and a URL-keyed page cache. README → Development.
+// Plain permalinks; again behind HTTPS (self-signed), Basic auth and a URL-keyed page cache. docs/wordpress-test-site.md.
 // Env: WP_KEEP=1 keeps the site and n8n folders.
 import fs from 'node:fs';
 import https from 'node:https';

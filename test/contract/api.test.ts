@@ -1,5 +1,5 @@
 /**
- * The API contract (the spec plus the README's Reference decisions), checked over real HTTP against
+ * The API contract (the spec plus the decisions in docs/reference.md), checked over real HTTP against
  * one site: the Node sandbox on a free port by default, or the site described in ESIGN_CONTRACT_SITE
  * (`npm run test:wordpress` runs this same file against the WordPress test site).
  */
