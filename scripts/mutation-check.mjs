@@ -4,8 +4,8 @@
 // test that exists there); then each mutation breaks one safety rule and runs the suites that guard it. A mutation
 // counts as caught only when one of its guard tests FAILS on an assertion: other tests failing, a suite that does
 // not compile or run, a test that hits jest's timeout, or a run over the time limit are not catches.
-// Env: MUTATION_TIMEOUT_S=300 (time limit of each jest run, the baseline's included), MUTATION_ONLY=<text>
-// (only the mutations whose name contains it).
+// Env: MUTATION_TIMEOUT_S=600 (time limit of each jest run, the baseline's included: above jest's own 5-minute
+// hang guard, so a hung test shows as such), MUTATION_ONLY=<text> (only the mutations whose name contains it).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -14,7 +14,7 @@ import { ROOT, nodeBin } from './lib/runtime.mjs';
 import { CheckError, assert, testScript } from './lib/expectations.mjs';
 import { secs } from './lib/esign.mjs';
 
-const TIMEOUT_MS = Number(process.env.MUTATION_TIMEOUT_S || 300) * 1000;
+const TIMEOUT_MS = Number(process.env.MUTATION_TIMEOUT_S || 600) * 1000;
 
 /**
  * Each mutation: the file, the exact text to replace (`from`, found exactly once) and its replacement, the suites to

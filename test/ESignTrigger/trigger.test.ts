@@ -364,8 +364,13 @@ describe('delivery from the sandbox site', () => {
 			const { documentId, original } = await createAndSendDocument('Trigger delivery test');
 			const [signerRecord] = await control(sandbox, 'GET', `/__sandbox/signers?document_id=${documentId}`);
 			await control(sandbox, 'POST', `/__sandbox/sign/${signerRecord.token}/sign`, {});
+			// Every delivery the signing caused has been answered, and handled to its end (the download included):
+			// nothing more can arrive, so a missing call fails here at once instead of waiting.
+			await sandbox.idle();
+			await server.idle();
 
-			const call = await server.waitFor(isCompletedFor(documentId));
+			const call = server.calls.find(isCompletedFor(documentId));
+			if (!call) throw new Error(`no document.completed call for ${documentId}; calls: ${JSON.stringify(server.calls.map((c) => [c.statusCode, c.items?.[0]?.json?.event]))}`);
 			expect(call.statusCode).toBe(200);
 			const item = call.items[0];
 			expect(String(item.json.data.document_id)).toBe(documentId);
@@ -384,8 +389,7 @@ describe('delivery from the sandbox site', () => {
 				expect(other.workflowData).toBeUndefined();
 			}
 
-			// And the site saw a 200 for its completed delivery (its record is complete once its deliveries settled).
-			await sandbox.idle();
+			// And the site saw a 200 for its completed delivery.
 			const { deliveries } = await control(sandbox, 'GET', '/__sandbox/webhooks');
 			const completed = deliveries.filter((d) => d.event === 'document.completed' && d.url === server.url);
 			expect(completed).toHaveLength(1);
@@ -407,7 +411,10 @@ describe('delivery from the sandbox site', () => {
 				event: 'document.completed',
 				data: { document_id: '999', document_title: 'Spoof' },
 			});
-			const call = await server.waitFor(() => true);
+			// The test delivery resolved with its answer; the call is complete once the server is idle.
+			await server.idle();
+			expect(server.calls).toHaveLength(1);
+			const [call] = server.calls;
 			expect(call.statusCode).toBe(401);
 			expect(call.workflowData).toBeUndefined();
 		} finally {

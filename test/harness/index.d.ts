@@ -16,6 +16,7 @@ export function startWebhookServer(options: Record<string, unknown>): Promise<{
 	calls: import('../support').WebhookRun[];
 	waitForCalls(count?: number): Promise<import('../support').WebhookRun[]>;
 	waitFor(predicate: (call: import('../support').WebhookRun) => boolean): Promise<import('../support').WebhookRun>;
+	idle(): Promise<void>;
 	close(): Promise<void>;
 }>;
 export function runWebhookLifecycle(options: {
