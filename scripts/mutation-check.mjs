@@ -143,13 +143,13 @@ function readReport(dir, report) {
 const firstLines = (text, n = 6) => String(text).replace(/\u001b\[[0-9;]*m/g, '').split('\n').map((l) => l.trim()).filter(Boolean).slice(0, n).join(' | ');
 
 main(async () => {
-	say(`${MUTATIONS.length} mutations; time limit ${secs(TIMEOUT_MS)} per jest run`);
+	say(`${MUTATIONS.length} mutation${MUTATIONS.length === 1 ? '' : 's'}; time limit ${secs(TIMEOUT_MS)} per jest run`);
 	const dir = copyPackage();
 	const suites = [...new Set(MUTATIONS.flatMap((m) => m.tests))];
 
 	// The baseline: the same suites, unchanged, in the same copy. A suite that already fails would "catch" anything.
 	let baseline;
-	const clean = await check(`baseline: the ${suites.length} guarding suites pass unchanged, and every guard names a test there`, async () => {
+	const clean = await check(`baseline: the guarding suites (${suites.length}) pass unchanged, and every guard names a test there`, async () => {
 		const run = await runJest(dir, suites);
 		assert(!run.hung, `the baseline run passed the time limit of ${secs(TIMEOUT_MS)}: raise MUTATION_TIMEOUT_S or find the hang\n${run.output.slice(-2000)}`);
 		assert(run.report, `jest gave no report (exit ${run.code}):\n${run.output.slice(-3000)}`);
