@@ -12,7 +12,7 @@ import path from 'node:path';
 import { LINES, RUNTIME_ROOT, ROOT, ensureRuntime } from './lib/runtime.mjs';
 import { CREDENTIAL, NODE_TYPES, STATUS_TRIGGER_WORKFLOW_ID, TRIGGER_WORKFLOW_ID, chain, credRef, credentialData, isManual, manual, node, readExamples, sandboxModule, sandboxSite, secs } from './lib/esign.mjs';
 import { assert, nodeOutput, runError, testScript } from './lib/expectations.mjs';
-import { credentialTests, examplesRun, pollingFiresOnce, signersPolledOnce, nextPoll, sentDocument, statsPolls, triggerFires } from './lib/checks.mjs';
+import { credentialTests, examplesRun, pollEnded, pollingFiresOnce, signersPolledOnce, sentDocument, statsPolls, triggerFires } from './lib/checks.mjs';
 import { createInstance } from './lib/instance.mjs';
 import { ensureChromium, takeScreenshots } from './lib/screenshots.mjs';
 import { callTools, reply, startScriptedModel, toolAnswers } from '../test/support/scriptedModel.mjs';
@@ -205,6 +205,7 @@ async function runLine(line, tarball) {
 				const res = await fetch(hook.url, { method: 'POST', headers: { 'content-type': 'application/json', 'X-ESIGN-Signature': original.signature, 'X-ESIGN-Event': original.event }, body: original.body });
 				const answer = await res.text();
 				assert(res.status === 200 && /repeated_delivery/.test(answer), `repeat answered ${res.status}: ${answer.slice(0, 200)}`);
+				// Answered: a refusal returns no run in the same step as its answer (see expectExecutions).
 				await n8n.expectExecutions(TRIGGER_WORKFLOW_ID, before);
 				return '200 repeated_delivery, no new execution (the accepted hash came from the workflow\'s stored static data)';
 			});
@@ -230,8 +231,7 @@ async function runLine(line, tarball) {
 			await n8n.waitForExecutions(STATUS_TRIGGER_WORKFLOW_ID, 2, 150000).catch((err) => {
 				throw new Error(`${err.message} (${polls} polls before the restart; the state may not have survived)`);
 			});
-			await nextPoll(site);
-			const list = await n8n.expectExecutions(STATUS_TRIGGER_WORKFLOW_ID, 2);
+			const list = await n8n.expectExecutions(STATUS_TRIGGER_WORKFLOW_ID, 2, { after: () => pollEnded(site) });
 			const newest = list.find((e) => !before.some((b) => b.id === e.id));
 			const [item] = nodeOutput(newest.data?.resultData?.runData, 'eSign Status Trigger');
 			assert(String(item?.json?.document?.id) === docId && item.json.event === 'document.completed', `the new execution reports ${JSON.stringify(item?.json ?? null).slice(0, 200)}`);

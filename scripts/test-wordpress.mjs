@@ -19,7 +19,7 @@ import { startWordPress } from '../test/wordpress/site.mjs';
 
 const KEEP = process.env.WP_KEEP === '1';
 const FIREWALL_ONLY = process.env.WP_ONLY === 'firewall';
-const { check, say, cleanups, main, pack } = testScript('wordpress');
+const { check, measure, say, cleanups, main, pack } = testScript('wordpress');
 
 /**
  * The site in a permalink style (plain: only ?rest_route= is served, through index.php as WordPress's rest_url()
@@ -97,13 +97,17 @@ main(async () => {
 	const pretty = styled(wp, 'pretty');
 	const plain = styled(wp, 'plain');
 
-	await check('the site answers like WordPress: Link header, WP_Error shape, latency of a real site', async () => {
+	await check('the site answers like WordPress: Link header, WP_Error shape', async () => {
 		const res = await pretty.call('GET', '/stats');
 		assert(res.status === 200 && typeof res.body.total === 'number', `stats ${res.status}`);
 		assert(/rel="https:\/\/api\.w\.org\/"/.test(res.headers.get('link') ?? ''), `Link header ${res.headers.get('link')}`);
 		const denied = await fetch(pretty.api('/stats'));
 		const body = await denied.json();
 		assert(denied.status === 401 && body.code === 'rest_forbidden' && body.data?.status === 401, `unauthenticated: ${denied.status} ${JSON.stringify(body)}`);
+		return `Link: ${res.headers.get('link')}; unauthenticated → 401 rest_forbidden`;
+	});
+	// How slow a real site is (nginx + PHP-FPM + MariaDB on this machine): a figure, not a pass.
+	await measure('latency of the WordPress site (20 × GET /documents)', async () => {
 		const times = [];
 		for (let i = 0; i < 20; i++) {
 			const t = performance.now();
@@ -111,7 +115,7 @@ main(async () => {
 			times.push(performance.now() - t);
 		}
 		times.sort((a, b) => a - b);
-		return `GET /documents: median ${times[10].toFixed(0)} ms, max ${times[19].toFixed(0)} ms (a measurement)`;
+		return `GET /documents: median ${times[10].toFixed(0)} ms, max ${times[19].toFixed(0)} ms`;
 	});
 
 	await check('contract suite (test/contract) against WordPress, pretty permalinks', () => contractSuite(pretty));

@@ -91,8 +91,12 @@ async function signingFiresOnce(n8n, site, sign, more) {
 	const completed = deliveries.filter((d) => d.event === 'document.completed');
 	assert(completed.length === 1 && completed[0].status === 200, `document.completed deliveries: ${JSON.stringify(completed.map((d) => d.status ?? d.error))}`);
 	assert(deliveries.every((d) => d.status === 200), `deliveries: ${deliveries.map((d) => `${d.event}→${d.status ?? d.error}`).join(', ')}`);
-	// n8n answers the site at once; the run (with the download) finishes shortly after. A second run from
-	// the other events (sent, viewed, signed) would show within the settle time.
+	// Every delivery has been answered (sign() resolves once the site's deliveries settled), and the answers say
+	// which start a run: the trigger answers those itself, "Workflow was started", before n8n creates the
+	// execution; the other events (sent, viewed, signed) got n8n's "Webhook call received", given after the node
+	// returned no run. So exactly one run can exist, now or later (see expectExecutions).
+	const starting = deliveries.filter((d) => /Workflow was started/.test(d.answer ?? ''));
+	assert(starting.length === 1 && starting[0] === completed[0], `deliveries answered "Workflow was started": ${starting.map((d) => d.event).join(', ') || 'none'}; answers: ${deliveries.map((d) => `${d.event} → ${String(d.answer).slice(0, 60)}`).join('; ')}`);
 	const [exec] = await n8n.expectExecutions(TRIGGER_WORKFLOW_ID, before + 1);
 	assert(exec.status === 'success', `execution ${exec.id} status ${exec.status}: ${runError(exec)}`);
 	const { bin } = assertSignedOutput(exec.data?.resultData?.runData, 'eSign Trigger', docId);
@@ -107,6 +111,7 @@ async function forgedRefused(n8n, hookUrl, docId = '1') {
 	const res = await fetch(hookUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'X-ESIGN-Signature': signature(body, 'not-the-secret'), 'X-ESIGN-Event': 'document.completed' }, body });
 	await res.arrayBuffer();
 	assert(res.status === 401, `forged delivery answered ${res.status}`);
+	// Answered: a refusal returns no run in the same step as its answer (see expectExecutions).
 	await n8n.expectExecutions(TRIGGER_WORKFLOW_ID, before);
 	return '401, no new execution';
 }
@@ -114,17 +119,28 @@ async function forgedRefused(n8n, hookUrl, docId = '1') {
 /** How many GET /stats requests the site has logged (the polling trigger's first request each poll). */
 export const statsPolls = async (site) => (await site.control('GET', '/requests')).filter((r) => r.method === 'GET' && r.path.endsWith('/stats')).length;
 
-/** Waits for one more poll than the site has logged so far (GET /stats: a poll's first request). */
-export async function nextPoll(site, timeoutMs = 150000) {
+/** Waits for `polls` more polls than the site has logged so far (GET /stats: a poll's first request). */
+export async function nextPoll(site, { polls = 1, timeoutMs = 150000 * polls } = {}) {
 	const count = await statsPolls(site);
 	const deadline = Date.now() + timeoutMs;
-	while ((await statsPolls(site)) <= count) {
+	while ((await statsPolls(site)) < count + polls) {
 		assert(Date.now() < deadline, `no poll (GET /stats) within ${timeoutMs / 1000} s`);
 		await sleep(1000);
 	}
 }
 
-/** Activates a polling workflow with the site's request log cleared; its first poll must start nothing. */
+/**
+ * Resolves once a poll that began after this call has ended, by the poller's record at the site: the trigger polls
+ * one poll at a time, a minute apart, so when the second poll from now sends its first request the first one has
+ * ended and handed any run it found to n8n (expectExecutions' `after` for a polling trigger: that run is then listed).
+ */
+export const pollEnded = (site) => nextPoll(site, { polls: 2 });
+
+/**
+ * Activates a polling workflow with the site's request log cleared and waits for its first poll, which must start
+ * nothing: an early look (a run it started could still be on its way), the callers' exact final counts
+ * (expectExecutions after pollEnded) include anything it started.
+ */
 async function activatePolling(n8n, site, workflowId) {
 	await site.control('DELETE', '/requests');
 	await n8n.activate(workflowId);
@@ -144,8 +160,7 @@ export async function pollingFiresOnce(n8n, site, sign, workflowId = STATUS_TRIG
 	const { docId } = await sign();
 	await n8n.waitForExecutions(workflowId, 1, 150000);
 	const detectedIn = Date.now() - activatedAt;
-	await nextPoll(site); // one more poll: nothing new may run
-	const [exec] = await n8n.expectExecutions(workflowId, 1);
+	const [exec] = await n8n.expectExecutions(workflowId, 1, { after: () => pollEnded(site) }); // the next poll: nothing new may run
 	assert(exec.status === 'success', `execution ${exec.id} status ${exec.status}: ${runError(exec)}`);
 	const { json, bin } = assertSignedOutput(exec.data?.resultData?.runData, 'eSign Status Trigger', docId);
 	return `first poll ${secs(firstPollAfter)} after activation; execution ${exec.id} for document ${docId} ${secs(detectedIn)} after it (previousStatus ${json.previousStatus}), binary ${bin.fileName}; the next poll started none`;
@@ -209,8 +224,7 @@ export async function signersPolledOnce(n8n, site, credentialId) {
 		await n8n.waitForExecutions(SIGNER_POLL_WORKFLOW_ID, 1, 150000);
 		await sign(1);
 		await n8n.waitForExecutions(SIGNER_POLL_WORKFLOW_ID, 2, 150000);
-		await nextPoll(site); // one more poll: nothing new may run
-		const [second, first] = await n8n.expectExecutions(SIGNER_POLL_WORKFLOW_ID, 2);
+		const [second, first] = await n8n.expectExecutions(SIGNER_POLL_WORKFLOW_ID, 2, { after: () => pollEnded(site) }); // the next poll: nothing new may run
 		for (const exec of [first, second]) assert(exec.status === 'success', `execution ${exec.id} status ${exec.status}: ${runError(exec)}`);
 		const want1 = [`signer.signed ${docId} ${signers[0].id} pending`];
 		const want2 = [`signer.signed ${docId} ${signers[1].id} pending`, `document.completed ${docId} - viewed`];

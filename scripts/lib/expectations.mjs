@@ -15,15 +15,18 @@ export function assert(cond, msg) {
 
 /**
  * The frame of a test script. check(label, fn) runs fn and prints PASS with the note it resolves, or FAIL with the
- * error; it never throws and resolves to whether it passed. Everything the script starts is pushed to `cleanups`
+ * error; it never throws and resolves to whether it passed. measure(label, fn) is for a step that only measures
+ * (asserts nothing about the figures): it prints MEASURED with the note fn resolves, counted apart from the passes;
+ * if fn throws (the measurement could not be taken) it is a FAIL. Everything the script starts is pushed to `cleanups`
  * (a function that stops it) and stopped in reverse order, and only that: stopSince(mark) stops what came after
  * `mark`. main(body) runs the script; its own error counts as a failure; then CLI runs and n8n servers still
- * starting are stopped, then the cleanups; `N passed, M failed` is printed last and sets the exit code. Ctrl-C
+ * starting are stopped, then the cleanups; `N passed, M failed` is printed last (with `; K measured` when there
+ * were measurements) and the failures set the exit code. Ctrl-C
  * and SIGTERM count as a failure and finish the same way. pack() is the `build and pack` check: the tarball or undefined.
  */
 export function testScript(label) {
 	const t0 = Date.now();
-	const counts = { passed: 0, failed: 0, skipped: 0 };
+	const counts = { passed: 0, failed: 0, skipped: 0, measured: 0 };
 	const cleanups = [];
 	const say = (...a) => console.log(`[${label}]`, ...a);
 	async function check(name, fn) {
@@ -37,6 +40,20 @@ export function testScript(label) {
 			counts.failed++;
 			const detail = err instanceof CheckError ? err.message : err.stack || String(err);
 			console.log(`FAIL ${name} (${secs(Date.now() - start)})\n     ${detail.split('\n').join('\n     ')}`);
+			return false;
+		}
+	}
+	async function measure(name, fn) {
+		const start = Date.now();
+		try {
+			const note = await fn();
+			counts.measured++;
+			console.log(`MEASURED ${name}${note ? ` — ${note}` : ''} (${secs(Date.now() - start)})`);
+			return true;
+		} catch (err) {
+			counts.failed++;
+			const detail = err instanceof CheckError ? err.message : err.stack || String(err);
+			console.log(`FAIL ${name} (measurement not taken, ${secs(Date.now() - start)})\n     ${detail.split('\n').join('\n     ')}`);
 			return false;
 		}
 	}
@@ -56,7 +73,7 @@ export function testScript(label) {
 		await stopServers();
 		await stopSince(0);
 		console.log(`\n${label} total ${secs(Date.now() - t0)}${counts.skipped ? `, ${counts.skipped} skipped` : ''}`);
-		console.log(`${counts.passed} passed, ${counts.failed} failed`);
+		console.log(`${counts.passed} passed, ${counts.failed} failed${counts.measured ? `; ${counts.measured} measured (not counted as passes)` : ''}`);
 		process.exit(code ?? (counts.failed ? 1 : 0));
 	}
 	for (const sig of ['SIGINT', 'SIGTERM']) {
@@ -80,7 +97,7 @@ export function testScript(label) {
 		await check('build and pack n8n-nodes-esign', async () => path.basename((tarball = await buildAndPack(dir))));
 		return tarball;
 	}
-	return { counts, check, skip, say, cleanups, stopSince, finish, main, pack };
+	return { counts, check, measure, skip, say, cleanups, stopSince, finish, main, pack };
 }
 
 // The API's routes (spec), named for the expectations below; matched on the request log's method + path.

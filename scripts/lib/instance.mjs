@@ -274,12 +274,27 @@ export async function createInstance({ line = '2', tarball, userFolder, keep = f
 				await sleep(500);
 			}
 		},
-		/** waitForExecutions, settleMs more (would another run start?), then exactly `count`: resolves them with their run data. */
-		async expectExecutions(workflowId, count, { timeoutMs = 60000, settleMs = 3000 } = {}) {
+		/**
+		 * Exactly `count` executions of the workflow, all ended, counted from n8n's own list once nothing more can
+		 * start one; resolves them with their run data. There is no settle time: the caller knows when nothing more
+		 * can arrive, and says so by when it calls this, or with `after`:
+		 * - Webhook deliveries: call it once every delivery has been answered (the site's record of each says so).
+		 *   A delivery that starts a run is answered by the eSign Trigger itself ("Workflow was started", before its
+		 *   download) and n8n creates the execution after that; so such runs are among the `count` waited for here
+		 *   (the caller counts those answers). Every other answer is given after the node returned no run: n8n's own
+		 *   "Webhook call received" for an event not selected, or the trigger's refusals (401, repeated or stale
+		 *   delivery), which return no workflowData in the same step as the answer. n8n starts a run only from
+		 *   workflowData, so such a delivery starts none, then or later.
+		 * - Polls: after = () => pollEnded(site): the poll that began after these runs has ended.
+		 * `after` runs once the `count` executions have ended, before the final listing.
+		 */
+		async expectExecutions(workflowId, count, { timeoutMs = 60000, after, settleMs } = {}) {
+			if (settleMs !== undefined) throw new Error('expectExecutions: settleMs is gone (a settle window can miss a late run): call it once every delivery was answered, or pass after: () => pollEnded(site) for a polling trigger');
 			await n8n.waitForExecutions(workflowId, count, timeoutMs);
-			await sleep(settleMs);
+			if (after) await after();
 			const list = await n8n.executions(workflowId, { includeData: true });
 			assert(list.length === count, `${list.length} executions of ${workflowId}, expected exactly ${count}`);
+			assert(list.every(isDone), `executions of ${workflowId} still running: ${list.filter((e) => !isDone(e)).map((e) => e.id).join(', ')}`);
 			return list;
 		},
 	};

@@ -69,7 +69,7 @@ export function useContractSite(): () => ContractSite {
 	beforeAll(async () => {
 		site = await openSite();
 		await post('/rate-limits', { enabled: false });
-	}, 60000);
+	});
 	afterAll(() => site.close());
 	beforeEach(async () => {
 		await post('/reset');

@@ -14,8 +14,9 @@ export function startWebhookServer(options: Record<string, unknown>): Promise<{
 	port: number;
 	path: string;
 	calls: import('../support').WebhookRun[];
-	waitForCalls(count: number, timeoutMs?: number): Promise<import('../support').WebhookRun[]>;
-	waitFor(predicate: (call: import('../support').WebhookRun) => boolean, timeoutMs?: number): Promise<import('../support').WebhookRun>;
+	waitForCalls(count?: number): Promise<import('../support').WebhookRun[]>;
+	waitFor(predicate: (call: import('../support').WebhookRun) => boolean): Promise<import('../support').WebhookRun>;
+	idle(): Promise<void>;
 	close(): Promise<void>;
 }>;
 export function runWebhookLifecycle(options: {

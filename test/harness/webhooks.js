@@ -283,7 +283,7 @@ async function runWebhook({
  * answers before the node runs, unless `rejectInvalidJson: false`), then hands the request to
  * the node through n8n-core's WebhookContext and writes the answer to the socket.
  *
- * Returns { url, port, path, calls: [runWebhook results], waitForCalls(n, timeoutMs), close() }.
+ * Returns { url, port, path, calls: [runWebhook results], waitForCalls(n), waitFor(predicate), idle(), close() }.
  */
 async function startWebhookServer({
 	host = '127.0.0.1',
@@ -295,6 +295,13 @@ async function startWebhookServer({
 } = {}) {
 	const calls = [];
 	const waiters = [];
+	// Requests received and not yet handled to their end (answered, and the node's webhook() returned).
+	let inFlight = 0;
+	const idleWaiters = [];
+	const settled = () => {
+		inFlight--;
+		if (inFlight === 0) for (const resolve of idleWaiters.splice(0)) resolve();
+	};
 	const type = options.type ?? `${PACKAGE}.eSignTrigger`;
 	const description = nodeTypes.getByNameAndVersion(type, options.typeVersion ?? 1).description;
 	const webhookPath = urlPath ?? `/webhook/${webhookId}/${(description.webhooks ?? [])[0]?.path ?? ''}`;
@@ -304,25 +311,20 @@ async function startWebhookServer({
 			const found = waiter.check();
 			if (found !== undefined) {
 				waiters.splice(waiters.indexOf(waiter), 1);
-				clearTimeout(waiter.timer);
 				waiter.resolve(found);
 			}
 		}
 	};
-	const wait = (check, timeoutMs, describeFailure) => {
+	// No deadline of its own: a call that never comes is jest's test timeout (a hang guard), so a slow machine
+	// cannot fail a test that would pass.
+	const wait = (check) => {
 		const found = check();
 		if (found !== undefined) return Promise.resolve(found);
-		return new Promise((resolve, reject) => {
-			const waiter = { check, resolve };
-			waiter.timer = setTimeout(() => {
-				waiters.splice(waiters.indexOf(waiter), 1);
-				reject(new Error(`Harness: ${describeFailure()} (${calls.length} webhook call(s) received)`));
-			}, timeoutMs);
-			waiters.push(waiter);
-		});
+		return new Promise((resolve) => waiters.push({ check, resolve }));
 	};
 
 	const server = http.createServer((rawReq, rawRes) => {
+		inFlight++;
 		const chunks = [];
 		rawReq.on('data', (c) => chunks.push(c));
 		rawReq.on('end', async () => {
@@ -332,6 +334,7 @@ async function startWebhookServer({
 				rawRes.statusCode = 404;
 				rawRes.setHeader('content-type', 'application/json');
 				rawRes.end(JSON.stringify({ code: 404, message: 'The requested webhook is not registered.' }));
+				settled();
 				return;
 			}
 			const req = createRequest({
@@ -347,6 +350,7 @@ async function startWebhookServer({
 				rawRes.end(JSON.stringify({ code: 422, message: `Failed to parse request body` }));
 				calls.push({ statusCode: 422, rejectedByN8n: true, req });
 				notify();
+				settled();
 				return;
 			}
 			let result;
@@ -361,6 +365,7 @@ async function startWebhookServer({
 			}
 			calls.push(result);
 			notify();
+			settled();
 		});
 	});
 	await new Promise((resolve) => server.listen(port, host, resolve));
@@ -373,20 +378,19 @@ async function startWebhookServer({
 		path: webhookPath,
 		calls,
 		/** Resolves with the first `count` calls once that many arrived. */
-		waitForCalls(count = 1, timeoutMs = 10000) {
-			return wait(
-				() => (calls.length >= count ? calls.slice(0, count) : undefined),
-				timeoutMs,
-				() => `expected ${count} webhook call(s)`,
-			);
+		waitForCalls(count = 1) {
+			return wait(() => (calls.length >= count ? calls.slice(0, count) : undefined));
+		},
+		/**
+		 * Resolves once every request received so far has been handled to its end (its call is in `calls`). After the
+		 * sender has its answers (the sandbox's idle()), nothing more can come: a test then reads `calls` directly.
+		 */
+		idle() {
+			return inFlight === 0 ? Promise.resolve() : new Promise((resolve) => idleWaiters.push(resolve));
 		},
 		/** Resolves with the first call (already received or still to come) that matches. */
-		waitFor(predicate, timeoutMs = 10000) {
-			return wait(
-				() => calls.find((call) => predicate(call)),
-				timeoutMs,
-				() => 'no webhook call matched',
-			);
+		waitFor(predicate) {
+			return wait(() => calls.find((call) => predicate(call)));
 		},
 		close: () =>
 			new Promise((resolve) => {

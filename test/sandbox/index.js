@@ -56,6 +56,7 @@ const DEFAULT_WEBHOOK_SECRET = 'whsec_sandbox_3b9f2c7e1a5d48f6b0c2e9a7d1f4c8b5';
  * @param {string|object} [opts.profile='default'] what it plays where the spec says "not shown": 'default' (the
  *                                        project's guesses), 'strict' (the spec alone, varied where it is silent), or
  *                                        knobs over a preset (profile.js; CONTRACT.md → Profiles); reset returns to it
+ * @param {number|null} [opts.deliveryTimeoutMs=5000] how long a webhook delivery waits for its answer; null = no limit
  */
 async function createSandbox(opts = {}) {
 	const { port = 0, host = '127.0.0.1', rateLimits = false, webhookSecret = DEFAULT_WEBHOOK_SECRET, seed = true, publicUrl, tls = false } = opts;
@@ -63,7 +64,7 @@ async function createSandbox(opts = {}) {
 	const startFronts = normalizeFronts(opts.fronts ?? {});
 	const startProfile = normalizeProfile(opts.profile);
 	// changed(): called after anything that may change the data; saves it when opts.dataDir is set.
-	const core = { state, samples: await getSamples(), publicUrl: '', changed: () => {} };
+	const core = { state, samples: await getSamples(), publicUrl: '', changed: () => {}, deliveryTimeoutMs: opts.deliveryTimeoutMs };
 	core.webhooks = createWebhooks(core);
 	core.reset = () => {
 		resetData(state);

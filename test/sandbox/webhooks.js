@@ -38,14 +38,15 @@ function createWebhooks(core) {
 	/**
 	 * options.misSign: signed with a random key instead of the secret (a receiver must answer 401);
 	 * options.asGiven: the data goes out as given, whatever the profile (POST /__sandbox/webhooks/test).
+	 * core.deliveryTimeoutMs: null = wait for the answer however long it takes (the jest tests: no wall-clock deadline).
 	 */
-	async function deliver(url, event, data, { timeoutMs = TIMEOUT_MS, misSign = false, asGiven = false } = {}) {
+	async function deliver(url, event, data, { timeoutMs = core.deliveryTimeoutMs === undefined ? TIMEOUT_MS : core.deliveryTimeoutMs, misSign = false, asGiven = false } = {}) {
 		const body = bodyOf(event, data, asGiven);
 		// The spec shows one header, X-ESIGN-Signature; X-ESIGN-Event is the default profile's extra.
 		const eventHeader = core.state.profile.webhooks === 'spec' ? {} : { 'X-ESIGN-Event': event };
 		const started = Date.now();
 		const signature = sign(misSign ? randomToken() : core.state.webhookSecret, body);
-		const delivery = { id: nextId(core, 'delivery'), url, event, body, signature, status: null, error: null, at: ts(core) };
+		const delivery = { id: nextId(core, 'delivery'), url, event, body, signature, status: null, answer: null, error: null, at: ts(core) };
 		if (misSign) delivery.misSigned = true;
 		pushCapped(core.state.deliveries, delivery);
 		try {
@@ -59,10 +60,11 @@ function createWebhooks(core) {
 				},
 				body,
 				redirect: 'manual',
-				signal: AbortSignal.any([AbortSignal.timeout(timeoutMs), aborter.signal]),
+				signal: timeoutMs === null ? aborter.signal : AbortSignal.any([AbortSignal.timeout(timeoutMs), aborter.signal]),
 			});
 			delivery.status = res.status;
-			await res.arrayBuffer().catch(() => {});
+			// What the receiver answered (its first 500 characters): the test scripts read from it whether a run started.
+			delivery.answer = (await res.text().catch(() => '')).slice(0, 500);
 		} catch (e) {
 			delivery.error = e.name === 'TimeoutError' ? `timed out after ${timeoutMs} ms` : String((e.cause && e.cause.message) || e.message);
 		}

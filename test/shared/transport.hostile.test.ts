@@ -192,7 +192,7 @@ describe('WordPress’s own pages say what they mean', () => {
 		expect(res.error.description).toMatch(/PHP failed with a fatal error.*error log/);
 		const stats = (await requestLog(sb)).filter((r) => r.path === `${API}/stats`);
 		expect(stats).toHaveLength(4);
-	}, 20000);
+	});
 
 	test('maintenance page on a read is waited out like a 503', async () => {
 		await hostile(sb, { path: `${API}/stats`, answer: 'wp-maintenance', count: 1 });

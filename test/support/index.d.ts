@@ -147,6 +147,7 @@ export function esign(sb: Sandbox, parameters: IDataObject, options?: RunOptions
 export function requestLog(sb: Sandbox): Promise<Json[]>;
 export function clearLog(sb: Sandbox): Promise<void>;
 export function requestLines(sb: Sandbox): Promise<string[]>;
+export function timersSet<T>(fn: () => Promise<T>, minMs?: number): Promise<{ result: T; delays: number[] }>;
 export function hostile(sb: Sandbox, fault: IDataObject): Promise<Json>;
 export function startSiteWithoutPageHeaders(
 	total: number,

@@ -139,7 +139,8 @@ const strictProfile = SANDBOX_PROFILE === 'strict';
 function useSandbox(options = {}) {
 	let instance;
 	beforeAll(async () => {
-		instance = await createSandbox({ port: 0, rateLimits: false, profile: SANDBOX_PROFILE, ...options });
+		// Deliveries wait for the answer however long a busy machine takes: the site's 5 s is not what a test proves.
+		instance = await createSandbox({ port: 0, rateLimits: false, profile: SANDBOX_PROFILE, deliveryTimeoutMs: null, ...options });
 	});
 	afterAll(async () => {
 		await instance?.close();
@@ -168,6 +169,20 @@ async function clearLog(sb) {
 /** Requests that reached the API, as "METHOD /path" (query left out). */
 async function requestLines(sb) {
 	return (await requestLog(sb)).map((r) => `${r.method} ${r.path.replace('/wp-json/esign/v1', '')}`);
+}
+
+/**
+ * Runs fn() and resolves { result, delays }: the delays (sorted) of the timers of at least minMs set meanwhile in
+ * this process (engine, node, sandbox). How a test sees that something waited, or did not, without timing it.
+ */
+async function timersSet(fn, minMs = 1000) {
+	const spy = jest.spyOn(global, 'setTimeout');
+	try {
+		const result = await fn();
+		return { result, delays: spy.mock.calls.map(([, ms]) => Number(ms ?? 0)).filter((ms) => ms >= minMs).sort((a, b) => a - b) };
+	} finally {
+		spy.mockRestore();
+	}
 }
 
 const WILLING_API = () => ({ status: 200, body: { id: '1', title: 'Captured', status: 'draft', sent: true, total: 0, content: '', reminded: [], deleted: true } });
@@ -276,6 +291,7 @@ module.exports = {
 	rl,
 	sample,
 	sentDocument,
+	timersSet,
 	upload,
 	useSandbox,
 };

@@ -184,6 +184,8 @@ function esign_deliver(string $url, string $event, array $data, int $timeout = 5
 		'url' => $url, 'event' => $event, 'body' => $body, 'signature' => $signature,
 		'status' => is_wp_error($response) ? null : (int) wp_remote_retrieve_response_code($response),
 		'error' => is_wp_error($response) ? $response->get_error_message() : null,
+		// What the receiver answered (its first 500 bytes): the test scripts read from it whether a run started.
+		'answer' => is_wp_error($response) ? null : substr((string) wp_remote_retrieve_body($response), 0, 500),
 		'at' => esign_ts(), 'ms' => (int) round((microtime(true) - $started) * 1000),
 	];
 	do_action('esign_webhook_delivered', $delivery);
