@@ -70,6 +70,7 @@ const MUTATIONS = [
 		from: 'return !(parsed.json && isPlainObject(parsed.value));',
 		to: 'return true;',
 		tests: ['test/shared/firewall.test.ts'],
+		guards: [/^a write the API answered, or that may have run, never goes out again after /],
 	},
 	{
 		name: 'PUT and DELETE refused by a firewall are never sent in WordPress\'s override form',
@@ -77,6 +78,7 @@ const MUTATIONS = [
 		from: "const ladder: SendForm[] = ['method', 'query', 'header'];",
 		to: "const ladder: SendForm[] = ['method'];",
 		tests: ['test/shared/firewall.test.ts'],
+		guards: [/^a firewall that refuses PUT and DELETE .*goes out once more as POST \?_method=PUT/, 'Create and Send\'s rollback deletes its draft through the override'],
 	},
 	{
 		// The transport blanks them in every error it builds; the tool answer blanks again (a second layer).
@@ -176,6 +178,7 @@ main(async () => {
 		const failing = baseline.tests.filter((t) => t.status !== 'passed');
 		assert(!failing.length, `${failing.length} tests do not pass unchanged, so a mutation they "catch" proves nothing: ${failing.slice(0, 5).map((t) => `${t.file} › ${t.fullName} (${t.status})`).join('; ')}`);
 		for (const m of MUTATIONS) {
+			assert(Array.isArray(m.guards) && m.guards.length, `mutation "${m.name}" names no guards: list the tests that guard its rule`);
 			for (const g of m.guards) {
 				const named = baseline.tests.filter((t) => m.tests.includes(t.file) && matches(g, t.fullName));
 				assert(named.length, `mutation "${m.name}": the guard ${guardText(g)} names no test in ${m.tests.join(', ')} (renamed or removed? update the guard)`);
