@@ -22,7 +22,7 @@ export type SignatureCheck = { valid: true } | { valid: false; reason: Signature
 /** What a 401 says about each failure. Never contains the secret or the expected signature. */
 export const SIGNATURE_FAILURE_MESSAGES: Record<SignatureFailure, string> = {
 	missing_secret:
-		'No webhook signing secret is configured: the eSign API credential has an empty "Webhook Signing Secret", so no request can be verified and all are rejected. Copy the secret from the webhook settings of the eSign site into the credential (or, insecurely, enable "Skip Signature Verification").',
+		'No webhook signing secret is configured: the eSign API credential has an empty "Webhook Signing Secret", so no request can be verified and all are rejected. Copy the secret from the webhook settings of the eSign site into the credential.',
 	missing_header: 'The request has no X-ESIGN-Signature header.',
 	wrong_prefix: 'The X-ESIGN-Signature header does not start with "sha256=".',
 	wrong_length:
