@@ -18,9 +18,10 @@ const shared = {
 	moduleFileExtensions: ['ts', 'js', 'json'],
 };
 
-/** The engine suites that run against the strict profile too: the Status Trigger, and the action node's writes. */
+/** The engine suites that run against the strict profile too: both triggers, and the action node's writes. */
 const STRICT_SUITES = [
 	'test/ESignStatusTrigger/**/*.test.ts',
+	'test/ESignTrigger/**/*.test.ts',
 	'test/ESign/document/document.test.ts',
 	'test/ESign/document/createAndSend.test.ts',
 	'test/ESign/signer/*.test.ts',

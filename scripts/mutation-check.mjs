@@ -40,6 +40,14 @@ const MUTATIONS = [
 		guards: [/^signature over the raw bytes /],
 	},
 	{
+		name: 'the trigger answers a credential it could not read as a forged delivery (401, as before issue 25)',
+		file: 'nodes/ESignTrigger/receive.ts',
+		from: 'const read = await readWebhookSecret.call(this);',
+		to: "const read = await readWebhookSecret.call(this).then((r) => ('failure' in r ? { secret: '' } : r));",
+		tests: ['test/ESignTrigger/trigger.test.ts'],
+		guards: [/^the credential cannot be read /],
+	},
+	{
 		name: 'the transport follows redirects (sending the key and secret to the target)',
 		file: 'nodes/shared/transport/exchange.ts',
 		from: 'disableFollowRedirect: true,',

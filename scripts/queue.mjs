@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // `npm run test:queue`: the package in n8n 2.41.1 queue mode (one main, two workers, one webhook processor, a
-// throwaway PostgreSQL and Redis from Debian's packages): the examples on workers, 200 signed deliveries at once,
-// forgeries, repeats across processes, and throughput against single mode. docs/queue-mode.md says what and why.
+// throwaway PostgreSQL and Redis from Debian's packages): the examples on workers, then 200 signed deliveries at
+// once with n8n's defaults (only 5xx may fail, never a 401; redelivered until accepted) and again with the settings
+// docs/queue-mode.md recommends (all 200 at once), forgeries, repeats across processes, and throughput against
+// single mode. Each step counts only its own executions: by the documents it delivered, from n8n's own records.
 // Env: QUEUE_EVENTS=200 (distinct deliveries), QUEUE_KEEP=1 (keep the temporary folder and logs),
 //      QUEUE_N8N_ENV='{"N8N_…":"…"}' (more n8n settings for every n8n process, e.g. to measure one).
 import crypto from 'node:crypto';
@@ -22,8 +24,16 @@ const KEEP = process.env.QUEUE_KEEP === '1';
 // Extra n8n settings for every process this script starts (main, workers, webhook processor, single mode).
 const N8N_EXTRA_ENV = JSON.parse(process.env.QUEUE_N8N_ENV || '{}');
 const LOG_DIR = path.join(RUNTIME_ROOT, 'queue-logs');
+/**
+ * What docs/queue-mode.md recommends for a busy signing site, on every n8n process (issue 25): isolates taken only
+ * when an expression needs one (each webhook call's credential read otherwise waits for the pool's one isolate), and
+ * a database pool and wait that a burst does not exhaust (n8n's defaults: 2 connections, 20 s).
+ */
+const RECOMMENDED_ENV = { N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true', DB_POSTGRESDB_POOL_SIZE: '20', DB_POSTGRESDB_CONNECTION_TIMEOUT: '60000' };
+/** A site that retries: how many times a delivery answered 5xx (or not at all) is sent again. */
+const REDELIVERIES = 8;
 
-const { counts, check, skip, say, cleanups, stopSince, main, pack } = testScript('queue');
+const { counts, check, measure, skip, say, cleanups, stopSince, main, pack } = testScript('queue');
 
 /**
  * Delivers signed document.completed events through the sandbox, all at once; returns the deliveries
@@ -82,6 +92,70 @@ async function importDefaultTrigger(n8n, credentialId, { alone = false } = {}) {
 
 // ---------------------------------------------------------------- queue mode
 
+/** The document a trigger execution ran for (from its output), or undefined while it has no data yet. */
+const docOf = (e) => {
+	const id = nodeOutput(e.data?.resultData?.runData ?? {}, 'eSign Trigger')[0]?.json?.data?.document_id;
+	return id === undefined ? undefined : String(id);
+};
+
+/**
+ * The executions of a workflow that ran for these documents, grouped by document, from n8n's own records: waits
+ * until each document has `atLeast` and no execution of the workflow is still running. Counting by document keeps a step
+ * apart from a late run of an earlier one. `giveUpMs` (a measurement): stop waiting then; what is missing is lost.
+ */
+async function executionsForDocs(n8n, workflowId, docIds, { giveUpMs, atLeast = 1 } = {}) {
+	const want = new Set(docIds.map(String));
+	const deadline = Date.now() + (giveUpMs ?? 300000);
+	for (;;) {
+		const all = await n8n.executions(workflowId, { includeData: true });
+		const byDoc = new Map();
+		for (const e of all) {
+			const doc = docOf(e);
+			if (doc !== undefined && want.has(doc)) byDoc.set(doc, [...(byDoc.get(doc) ?? []), e]);
+		}
+		const running = all.filter((e) => !isDone(e)).length;
+		if (byDoc.size === want.size && [...byDoc.values()].every((l) => l.length >= atLeast) && !running) return { byDoc, missing: [] };
+		if (Date.now() > deadline) {
+			assert(giveUpMs !== undefined, `${byDoc.size} of ${want.size} documents have an execution after 300 s (${running} running)`);
+			return { byDoc, missing: [...want].filter((d) => !byDoc.has(d)) };
+		}
+		await sleep(2000);
+	}
+}
+
+/** Sends one delivery again, as a site that retries does: the same bytes and signature. */
+async function redeliver(url, d) {
+	const started = Date.now();
+	const startsBefore = starts(d);
+	try {
+		const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json; charset=UTF-8', 'X-ESIGN-Signature': d.signature }, body: d.body, signal: AbortSignal.timeout(60000) });
+		Object.assign(d, { status: res.status, answer: (await res.text()).slice(0, 500), retryAfter: Number(res.headers.get('retry-after')) || undefined, error: null });
+		d.starts = startsBefore + (STARTED.test(d.answer) ? 1 : 0);
+	} catch (e) {
+		Object.assign(d, { status: null, error: String(e.message) });
+	}
+	d.attempts = (d.attempts ?? 1) + 1;
+	d.lastMs = Date.now() - started;
+}
+
+/** Until every delivery is answered 200 (or REDELIVERIES rounds), sends the others again after their Retry-After. */
+async function redeliverUntilAccepted(url, deliveries) {
+	let pending = deliveries.filter((d) => d.status !== 200);
+	for (let round = 1; pending.length && round <= REDELIVERIES; round++) {
+		await sleep(1000 * Math.max(1, ...pending.map((d) => d.retryAfter ?? 10)));
+		await Promise.all(pending.map((d) => redeliver(url, d)));
+		pending = pending.filter((d) => d.status !== 200);
+	}
+	return pending;
+}
+
+/** The answer the trigger gives when it starts a run; any other answer starts none. */
+const STARTED = /Workflow was started/;
+const starts = (d) => d.starts ?? (STARTED.test(d.answer ?? '') ? 1 : 0);
+const statusCounts = (list) => Object.entries(list.reduce((acc, s) => ({ ...acc, [s]: (acc[s] ?? 0) + 1 }), {})).map(([s, n]) => `${n}×${s}`).join(', ');
+/** The short id the trigger remembers a delivery by (base64url of SHA-256's first 12 bytes). */
+const shortId = (body) => crypto.createHash('sha256').update(body).digest().subarray(0, 12).toString('base64url');
+
 async function queueMode(tarball, sb) {
 	const root = serviceTempDir('esign-queue-');
 	cleanups.push(() => (KEEP ? say(`kept ${root}`) : fs.rmSync(root, { recursive: true, force: true })));
@@ -103,18 +177,25 @@ async function queueMode(tarball, sb) {
 		...N8N_EXTRA_ENV,
 	};
 	const n8n = await createInstance({ tarball, userFolder: path.join(root, 'n8n'), env, logDir: LOG_DIR, cleanups });
-	const started = await check('main, 2 workers and a webhook processor start, each loading the package', async () => {
-		const begin = Date.now();
-		await n8n.start({ name: 'main', processes: [{ command: 'worker', name: 'worker-1' }, { command: 'worker', name: 'worker-2' }, { command: 'webhook', name: 'webhook' }] });
+	const processes = [{ command: 'worker', name: 'worker-1' }, { command: 'worker', name: 'worker-2' }, { command: 'webhook', name: 'webhook' }];
+	/** Starts main, 2 workers and the webhook processor with `serverEnv` on all four; resolves [workers, webhook]. */
+	const startCluster = async (serverEnv) => {
+		await n8n.start({ name: 'main', processes, serverEnv });
 		// Each process logs the community package it loaded; a process without it could not run our nodes.
 		for (const p of n8n.procs) {
 			assert(!/Unrecognized node type: n8n-nodes-esign|Error loading package "n8n-nodes-esign"/.test(p.log()), `${path.basename(p.logFile)} could not load the package:\n${p.log().slice(-1500)}`);
 		}
-		return `main ${n8n.url}, webhook processor ${n8n.procs[3].url}; ready in ${secs(Date.now() - begin)}`;
+		const [, ...others] = n8n.procs;
+		return [others.slice(0, 2), others[2]];
+	};
+	let workers;
+	let webhook;
+	const started = await check("main, 2 workers and a webhook processor start with n8n's defaults, each loading the package", async () => {
+		const begin = Date.now();
+		[workers, webhook] = await startCluster({});
+		return `main ${n8n.url}, webhook processor ${webhook.url}; ready in ${secs(Date.now() - begin)}`;
 	});
 	if (!started) return undefined;
-	const [, ...workers] = n8n.procs;
-	const webhook = workers.pop();
 	const site = sandboxSite(sb);
 	const credential = await n8n.ensureCredential(credentialData(sb));
 	await n8n.importExamples(site, credential.id);
@@ -150,68 +231,106 @@ async function queueMode(tarball, sb) {
 	const active = await check('trigger: example 6 active; its production URL answers on the webhook processor', async () => `${(hookUrl = await onWebhookProcessor(TRIGGER_WORKFLOW_ID))} (unsigned POST → 401)`);
 	if (!active) return undefined;
 
+	// What n8n keeps of a trigger's remembered deliveries in the database: the short ids.
+	const storedIds = (workflowId) => {
+		const raw = pg.psql(`SELECT "staticData" FROM workflow_entity WHERE id = '${workflowId}'`);
+		const text = (raw ? JSON.parse(raw) : {})?.['node:eSign Trigger']?.acceptedIds ?? '';
+		return new Set(text.match(/.{16}/g) ?? []);
+	};
+
+	// ---- 1. n8n's defaults: what an operator sees before tuning. Only 5xx may fail (the site may send it again).
+	let defaults;
+	await check(`n8n's defaults: ${EVENTS} distinct signed deliveries at once → none refused as forged (every non-200 is a 5xx), each accepted once a site sends it again, none run twice`, async () => {
+		const ids = await seedCompleted(sb, EVENTS, 'Queue defaults');
+		const deliveries = await deliverAll(sb, hookUrl, ids);
+		const first = deliveries.map((d) => d.status ?? 'no answer');
+		const refused = deliveries.filter((d) => d.status >= 400 && d.status < 500);
+		assert(!refused.length, `${refused.length} genuine deliveries answered 4xx: ${refused.slice(0, 3).map((d) => `${d.status} ${d.answer?.slice(0, 120)}`).join(' | ')}`);
+		const notAccepted = await redeliverUntilAccepted(hookUrl, deliveries);
+		assert(!notAccepted.length, `${notAccepted.length} deliveries still not answered 200 after ${REDELIVERIES} redeliveries: ${statusCounts(notAccepted.map((d) => d.status ?? d.error))}`);
+		const again = deliveries.filter((d) => (d.attempts ?? 1) > 1);
+		const startedTwice = deliveries.filter((d) => starts(d) !== 1);
+		assert(!startedTwice.length, `${startedTwice.length} deliveries started ${statusCounts(startedTwice.map(starts))} runs, not one`);
+		const { byDoc, missing } = await executionsForDocs(n8n, TRIGGER_WORKFLOW_ID, ids, { giveUpMs: 120000 });
+		const doubled = [...byDoc.values()].filter((list) => list.length > 1);
+		assert(!doubled.length, `${doubled.length} documents ran more than once (e.g. executions ${doubled[0]?.map((e) => e.id).join(', ')})`);
+		const times = answerTimes(deliveries);
+		const stored = storedIds(TRIGGER_WORKFLOW_ID);
+		defaults = { first: statusCounts(first), redelivered: again.length, executions: byDoc.size, lost: missing.length, times, stored: ids.filter((_, i) => stored.has(shortId(deliveries[i].body))).length };
+		return `first answers ${defaults.first}; ${again.length} sent again (answered ${statusCounts(again.map((d) => d.status))})`;
+	});
+	if (defaults) {
+		await measure(`n8n's defaults: what the burst left`, async () =>
+			`${defaults.executions} of ${EVENTS} documents ran once, ${defaults.lost} accepted but never run by n8n (lost after the answer; see docs/queue-mode.md), 0 twice; ${fmtTimes(defaults.times)}; ${defaults.stored} of ${EVENTS} ids in the stored static data`);
+	}
+
+	// ---- 2. The recommended settings on every process: the same burst, all accepted at once, exactly one run each.
+	const restarted = await check(`restart main, workers and webhook processor with ${Object.entries(RECOMMENDED_ENV).map(([k, v]) => `${k}=${v}`).join(', ')}`, async () => {
+		await n8n.stop();
+		[workers, webhook] = await startCluster(RECOMMENDED_ENV);
+		hookUrl = await onWebhookProcessor(TRIGGER_WORKFLOW_ID);
+		return `webhook processor ${webhook.url}`;
+	});
+	if (!restarted) return undefined;
 	let rate;
-	await check(`trigger: ${EVENTS} distinct signed deliveries at once → exactly ${EVENTS} executions, none lost or doubled, all on workers`, async () => {
+	await check(`recommended settings: ${EVENTS} distinct signed deliveries at once → ${EVENTS} answered 200, exactly ${EVENTS} executions (one per document, each with its PDF), on workers`, async () => {
 		const ids = await seedCompleted(sb, EVENTS, 'Queue contract');
-		rate = await burst(n8n, sb, hookUrl, TRIGGER_WORKFLOW_ID, ids);
-		const all = await n8n.expectExecutions(TRIGGER_WORKFLOW_ID, EVENTS);
+		const startedAt = Date.now();
+		const deliveries = await deliverAll(sb, hookUrl, ids);
+		const notOk = deliveries.filter((d) => d.status !== 200);
+		assert(!notOk.length, `${notOk.length} deliveries not answered 200: ${statusCounts(notOk.map((d) => d.status ?? d.error))}`);
+		const { byDoc } = await executionsForDocs(n8n, TRIGGER_WORKFLOW_ID, ids);
+		const all = [...byDoc.values()].flat();
+		assert(all.length === EVENTS && byDoc.size === EVENTS, `${all.length} executions for ${byDoc.size} of ${EVENTS} documents`);
 		const failed = all.filter((e) => e.status !== 'success');
 		assert(!failed.length, `${failed.length} executions failed, e.g. ${failed[0] && runError(failed[0])}`);
-		const distinct = new Set(all.map((e) => String(nodeOutput(e.data.resultData.runData, 'eSign Trigger')[0]?.json?.data?.document_id)));
-		assert(distinct.size === EVENTS && ids.every((id) => distinct.has(String(id))), `executions cover ${distinct.size} distinct documents of ${EVENTS}`);
 		const withFile = all.filter((e) => nodeOutput(e.data.resultData.runData, 'eSign Trigger')[0]?.binary).length;
 		assert(withFile === EVENTS, `${withFile} executions carry the downloaded PDF`);
 		const perWorker = workers.map((w) => all.filter((e) => w.log().includes(`Worker started execution ${e.id} `)).length);
 		assert(perWorker[0] + perWorker[1] === EVENTS, `worker logs show ${perWorker.join(' + ')} of ${EVENTS} executions`);
-		return `${EVENTS} executions, ${distinct.size} distinct documents, each with its PDF; worker 1 ran ${perWorker[0]}, worker 2 ran ${perWorker[1]}; ${rate.perSecond.toFixed(1)} executions/s; ${fmtTimes(rate.times)}`;
+		const seconds = (Math.max(...all.map((e) => Date.parse(e.stoppedAt))) - startedAt) / 1000;
+		rate = { perSecond: EVENTS / seconds, seconds, times: answerTimes(deliveries) };
+		const stored = storedIds(TRIGGER_WORKFLOW_ID);
+		rate.stored = deliveries.filter((d) => stored.has(shortId(d.body))).length;
+		return `${EVENTS} × 200; ${EVENTS} executions for ${byDoc.size} documents, each with its PDF; worker 1 ran ${perWorker[0]}, worker 2 ran ${perWorker[1]}; ${rate.perSecond.toFixed(1)} executions/s; ${fmtTimes(rate.times)}; ${rate.stored} of ${EVENTS} ids in the stored static data`;
 	});
 
-	// What n8n keeps of a trigger's static data (its accepted-delivery hashes) in the database.
-	const storedHashes = (workflowId = TRIGGER_WORKFLOW_ID) => {
-		const raw = pg.psql(`SELECT "staticData" FROM workflow_entity WHERE id = '${workflowId}'`);
-		return (raw ? JSON.parse(raw) : {})?.['node:eSign Trigger']?.acceptedDeliveries ?? [];
-	};
-	const kept = storedHashes().length;
-	say(`static data after ${EVENTS} concurrent deliveries: ${kept} of ${EVENTS} accepted-delivery hashes stored (each webhook call saves the whole static data: the last writer wins)`);
 	const halfToMain = (url, i) => (i % 2 ? n8n.url + new URL(url).pathname : url);
-
 	await check(`trigger: ${FORGED} forged deliveries → 401 each, no execution`, async () => {
-		const before = (await n8n.executions(TRIGGER_WORKFLOW_ID)).length;
+		const forgedIds = Array.from({ length: FORGED }, (_, i) => 900000 + i);
 		const answers = await Promise.all(
-			Array.from({ length: FORGED }, async (_, i) => {
-				const body = JSON.stringify({ event: 'document.completed', data: { document_id: i + 1, document_title: 'Forged' }, timestamp: '2026-11-22 12:00:00' });
+			forgedIds.map(async (id, i) => {
+				const body = JSON.stringify({ event: 'document.completed', data: { document_id: id, document_title: 'Forged' } });
 				const res = await fetch(halfToMain(hookUrl, i), { method: 'POST', headers: { 'content-type': 'application/json', 'X-ESIGN-Signature': signature(body, 'not-the-secret') }, body });
 				await res.arrayBuffer();
 				return res.status;
 			}),
 		);
-		assert(answers.every((s) => s === 401), `answers: ${[...new Set(answers)].join(', ')}`);
-		await n8n.expectExecutions(TRIGGER_WORKFLOW_ID, before, { settleMs: 5000 });
+		assert(answers.every((s) => s === 401), `answers: ${statusCounts(answers)}`);
+		// A 401 is given in the step that returns no run, so none can start later: n8n's records say so now.
+		const ran = (await n8n.executions(TRIGGER_WORKFLOW_ID, { includeData: true })).filter((e) => forgedIds.map(String).includes(docOf(e) ?? '')).length;
+		assert(ran === 0, `${ran} executions for forged documents`);
 		return `${FORGED} × 401 (half to main, half to the webhook processor), 0 executions`;
 	});
 
-	/** One accepted body, then REPEATS repeats of it split between the webhook processor and main. */
-	const repeatsGiveOneExecution = (label, workflowId, url) => check(`trigger (${label}): ${REPEATS} repeats of one accepted body across main and webhook processor → exactly one execution`, async () => {
-		const [id] = await seedCompleted(sb, 1, 'Queue repeat');
-		const before = (await n8n.executions(workflowId)).length;
-		const [first] = await deliverAll(sb, url, [id]);
-		assert(first.status === 200, `first delivery answered ${first.status ?? first.error}`);
-		await n8n.waitForExecutions(workflowId, before + 1);
-		const hash = crypto.createHash('sha256').update(first.body).digest('hex');
-		// A worker writes back the static data it loaded when its run started: give it time to do so.
-		await sleep(3000);
-		const stored = storedHashes(workflowId);
-		assert(stored.includes(hash), `the accepted delivery's hash ${hash.slice(0, 12)}… is not in the stored static data after its run (stored: ${stored.map((h) => h.slice(0, 12)).join(', ') || 'none'})`);
-		const answers = await Promise.all(
-			Array.from({ length: REPEATS }, async (_, i) => {
+	/** One accepted body, then REPEATS repeats of it one after another, alternating webhook processor and main. */
+	const repeatsGiveOneExecution = (label, workflowId, url) =>
+		check(`trigger (${label}): ${REPEATS} repeats of one accepted delivery, one after another across main and webhook processor → exactly one execution`, async () => {
+			const [id] = await seedCompleted(sb, 1, 'Queue repeat');
+			const [first] = await deliverAll(sb, url, [id]);
+			assert(first.status === 200, `first delivery answered ${first.status ?? first.error}`);
+			await executionsForDocs(n8n, workflowId, [id]);
+			assert(storedIds(workflowId).has(shortId(first.body)), 'the accepted delivery is not remembered in the stored static data after its run');
+			const answers = [];
+			for (let i = 0; i < REPEATS; i++) {
 				const res = await fetch(halfToMain(url, i), { method: 'POST', headers: { 'content-type': 'application/json; charset=UTF-8', 'X-ESIGN-Signature': first.signature }, body: first.body });
-				return { status: res.status, text: await res.text() };
-			}),
-		);
-		assert(answers.every((a) => a.status === 200 && /repeated_delivery/.test(a.text)), `answers: ${[...new Set(answers.map((a) => `${a.status} ${a.text.slice(0, 60)}`))].join(' | ')}`);
-		await n8n.expectExecutions(workflowId, before + 1, { settleMs: 5000 });
-		return `1 execution; ${REPEATS} × 200 repeated_delivery (half to main, half to the webhook processor)`;
-	});
+				answers.push({ status: res.status, text: await res.text() });
+			}
+			assert(answers.every((a) => a.status === 200 && /repeated_delivery/.test(a.text)), `answers: ${[...new Set(answers.map((a) => `${a.status} ${a.text.slice(0, 60)}`))].join(' | ')}`);
+			const { byDoc } = await executionsForDocs(n8n, workflowId, [id]);
+			assert(byDoc.get(String(id)).length === 1, `${byDoc.get(String(id)).length} executions for the repeated document`);
+			return `1 execution; ${REPEATS} × 200 repeated_delivery (half to main, half to the webhook processor)`;
+		});
 	await repeatsGiveOneExecution('example 6, Download Document on', TRIGGER_WORKFLOW_ID, hookUrl);
 	const plain = await importDefaultTrigger(n8n, credential.id);
 	let plainUrl;
@@ -219,25 +338,32 @@ async function queueMode(tarball, sb) {
 		await repeatsGiveOneExecution('default options', plain.id, plainUrl);
 	}
 
-	// The race docs/queue-mode.md describes: identical deliveries arriving at the same moment, before any has saved.
-	{
-		const [id] = await seedCompleted(sb, 1, 'Queue race');
-		const before = (await n8n.executions(TRIGGER_WORKFLOW_ID)).length;
-		const body = JSON.stringify({ event: 'document.completed', data: { document_id: Number(id), document_title: 'Race' }, timestamp: sb.now() });
-		await Promise.all(Array.from({ length: 10 }, () => fetch(hookUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'X-ESIGN-Signature': signature(body, sb.webhookSecret) }, body }).then((r) => r.arrayBuffer())));
-		await sleep(5000);
-		const ran = (await n8n.executions(TRIGGER_WORKFLOW_ID)).length - before;
-		say(`race (measured, not a check): 10 identical deliveries sent at the same moment started ${ran} execution(s)`);
+	// Identical copies at the same moment: one process sees its own (check and remember happen in one step), two
+	// processes do not see each other's (docs/queue-mode.md). Measured, as the trigger's description says.
+	for (const [label, split] of [['all to the webhook processor', false], ['split between main and the webhook processor', true]]) {
+		await measure(`race: 10 identical deliveries at the same moment, ${label}`, async () => {
+			const [id] = await seedCompleted(sb, 1, 'Queue race');
+			const body = JSON.stringify({ event: 'document.completed', data: { document_id: Number(id), document_title: 'Race' } });
+			const answers = await Promise.all(
+				Array.from({ length: 10 }, async (_, i) => {
+					const res = await fetch(split ? halfToMain(hookUrl, i) : hookUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'X-ESIGN-Signature': signature(body, sb.webhookSecret) }, body });
+					return `${res.status} ${/repeated_delivery/.test(await res.text()) ? 'repeated' : 'started'}`;
+				}),
+			);
+			const started = answers.filter((a) => a.endsWith('started')).length;
+			const { byDoc } = await executionsForDocs(n8n, TRIGGER_WORKFLOW_ID, [id], { atLeast: started, giveUpMs: 120000 });
+			return `${byDoc.get(String(id))?.length ?? 0} execution(s); answers ${statusCounts(answers)}`;
+		});
 	}
 	await n8n.deactivate(TRIGGER_WORKFLOW_ID).catch(() => {});
-	return { rate, kept };
+	return { rate, defaults };
 }
 
 // ---------------------------------------------------------------- single mode (the throughput baseline)
 
 async function singleMode(tarball, sb) {
 	const n8n = await createInstance({ tarball, cleanups });
-	await n8n.start({ serverEnv: N8N_EXTRA_ENV });
+	await n8n.start({ serverEnv: { ...RECOMMENDED_ENV, ...N8N_EXTRA_ENV } }); // the same settings as the queue figures it is compared with
 	const credential = await n8n.ensureCredential(credentialData(sb));
 	await n8n.importExamples(sandboxSite(sb), credential.id, [TRIGGER_WORKFLOW_ID]);
 	const hook = await n8n.activateTrigger(TRIGGER_WORKFLOW_ID);
@@ -286,14 +412,14 @@ main(async () => {
 		skip('throughput: queue mode ÷ single mode', 'queue mode did not finish its deliveries');
 		return;
 	}
-	await check(`throughput: ${EVENTS} deliveries, queue mode ÷ single mode (same run, same machine; a measurement, not a goal)`, async () => {
+	await measure(`throughput: ${EVENTS} deliveries, queue mode (recommended settings) ÷ single mode (same run, same machine)`, async () => {
 		const single = await singleMode(tarball, sb);
 		const ratio = queue.rate.perSecond / single.perSecond;
 		const figures = (r, more) => ({ executionsPerSecond: r.perSecond, seconds: r.seconds, ...more, answerMs: r.times });
 		const result = {
 			...{ date: new Date().toISOString(), n8n: LINES['2'].version, machine: `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB`, events: EVENTS, n8nEnv: N8N_EXTRA_ENV },
 			...{ queue: figures(queue.rate, { workers: 2 }), single: figures(single), singleTriggerAloneDefaults: figures(single.triggerAlone), singleN8nWebhookNode: figures(single.webhookNode) },
-			...{ ratio, staticDataHashesKeptAfterConcurrentDeliveries: queue.kept },
+			...{ ratio, recommendedEnv: RECOMMENDED_ENV, queueDefaults: queue.defaults, storedIdsAfterConcurrentDeliveries: queue.rate.stored },
 		};
 		const out = path.join(ROOT, 'bench', 'results', `queue-${result.date.replace(/[:.]/g, '-')}.json`);
 		fs.mkdirSync(path.dirname(out), { recursive: true });

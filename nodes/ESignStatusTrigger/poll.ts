@@ -57,9 +57,13 @@ export async function pollOnce(this: IPollFunctions): Promise<INodeExecutionData
 	if (this.getMode() === 'manual') return await sampleEvent.call(this, events, options, search);
 
 	const data = this.getWorkflowStaticData('node');
-	const { state: stored, problem } = readState(data);
-	if (problem) {
-		this.logger.warn(`eSign Status Trigger "${this.getNode().name}": its stored state was reset because ${problem}. Changes since the last good poll are not reported.`);
+	const { state: stored, problem, recovered } = readState(data);
+	if (problem && recovered) {
+		this.logger.warn(
+			`eSign Status Trigger "${nodeName}": its stored state could not be read in full because ${problem}. It goes on from what could be read, ${recovered}: new documents are still reported, but a status change of a document it no longer knows about, made since the last good poll, is not.`,
+		);
+	} else if (problem) {
+		this.logger.warn(`eSign Status Trigger "${nodeName}": its stored state was reset because ${problem}. Changes since the last good poll are not reported.`);
 	}
 
 	if (!stored) {

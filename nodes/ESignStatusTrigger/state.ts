@@ -73,40 +73,82 @@ export function isOpenStatus(status: unknown): status is OpenStatus {
 }
 
 /**
- * Reads the state kept in the node's static data. `undefined` when there is none yet; a
- * `problem` when what is there cannot be trusted (then the caller records the state afresh).
+ * Earlier formats, each brought to the next (version n → n + 1) before reading. Version 1 is the first format
+ * (0.1.0), so none exist yet; a change to the format adds one here, and a test that reads the frozen earlier
+ * format (test/unit/ESignStatusTrigger/stateFormats.test.ts). CONTRIBUTING.md → Versioning policy.
  */
-export function readState(data: IDataObject): { state?: PollState; problem?: string } {
-	if (data.v === undefined) return {};
-	if (data.v !== STATE_VERSION) return { problem: `it has an unknown format (version ${JSON.stringify(data.v)})` };
+const MIGRATIONS: Record<number, (data: IDataObject) => IDataObject> = {};
+
+/** The parts of a version-1 state, each read on its own; undefined where that part cannot be trusted. */
+function readParts(data: IDataObject) {
 	const { maxId, counts, open, polls, signers } = data;
-	if (typeof maxId !== 'number' || !Number.isSafeInteger(maxId) || maxId < 0) return { problem: 'its highest id is not valid' };
-	if (typeof polls !== 'number' || !Number.isSafeInteger(polls) || polls < 0) return { problem: 'its poll count is not valid' };
-	if (typeof counts !== 'object' || counts === null || Array.isArray(counts)) return { problem: 'its counts are missing' };
-	if (typeof open !== 'string') return { problem: 'its document list is missing' };
-	const entries = open === '' ? [] : open.split(',');
-	if (entries.length > MAX_TRACKED) return { problem: `it tracks ${entries.length} documents, more than ${MAX_TRACKED}` };
-	const map = new Map<string, OpenStatus>();
-	for (const entry of entries) {
-		const id = entry.slice(0, -1);
-		const status = STATUS_OF_CODE[entry.slice(-1)];
-		if (!isWholeId(id) || !status) return { problem: 'its document list is corrupt' };
-		map.set(id, status);
+	const parts: { maxId?: number; polls?: number; counts?: Counts; open?: Map<string, OpenStatus>; signers?: SignerStates; problems: string[] } = { problems: [] };
+	if (typeof maxId === 'number' && Number.isSafeInteger(maxId) && maxId >= 0) parts.maxId = maxId;
+	else parts.problems.push('its highest id is not valid');
+	if (typeof polls === 'number' && Number.isSafeInteger(polls) && polls >= 0) parts.polls = polls;
+	else parts.problems.push('its poll count is not valid');
+	if (typeof counts === 'object' && counts !== null && !Array.isArray(counts)) {
+		const countValues: Counts = {};
+		for (const [key, value] of Object.entries(counts as IDataObject)) {
+			// A count the site left out was once stored as NaN, which JSON keeps as null: unknown, not corrupt.
+			if (typeof value === 'number') countValues[key] = value;
+			else if (value !== null) parts.problems.push('its counts are corrupt');
+		}
+		if (!parts.problems.includes('its counts are corrupt')) parts.counts = countValues;
+	} else {
+		parts.problems.push('its counts are missing');
 	}
-	let signerStates: SignerStates | undefined;
+	if (typeof open !== 'string') {
+		parts.problems.push('its document list is missing');
+	} else {
+		const entries = open === '' ? [] : open.split(',');
+		const map = new Map<string, OpenStatus>();
+		for (const entry of entries) {
+			const id = entry.slice(0, -1);
+			const status = STATUS_OF_CODE[entry.slice(-1)];
+			if (isWholeId(id) && status) map.set(id, status);
+		}
+		if (map.size !== entries.length) parts.problems.push('its document list is corrupt');
+		else if (entries.length > MAX_TRACKED) parts.problems.push(`it tracks ${entries.length} documents, more than ${MAX_TRACKED}`);
+		else parts.open = map;
+	}
 	if (signers !== undefined) {
-		if (typeof signers !== 'string' || signers.split(',').length > MAX_SIGNERS) return { problem: 'its signer list is not valid' };
-		signerStates = readSigners(signers);
-		if (!signerStates) return { problem: 'its signer list is corrupt' };
+		const signerStates = typeof signers === 'string' && signers.split(',').length <= MAX_SIGNERS ? readSigners(signers) : undefined;
+		if (signerStates) parts.signers = signerStates;
+		else parts.problems.push(typeof signers === 'string' && signers.split(',').length <= MAX_SIGNERS ? 'its signer list is corrupt' : 'its signer list is not valid');
 	}
-	const countValues: Counts = {};
-	for (const [key, value] of Object.entries(counts as IDataObject)) {
-		// A count the site left out was once stored as NaN, which JSON keeps as null: unknown, not corrupt.
-		if (value === null) continue;
-		if (typeof value !== 'number') return { problem: 'its counts are corrupt' };
-		countValues[key] = value;
+	return parts;
+}
+
+/**
+ * Reads the state kept in the node's static data, bringing an earlier format to today's. `undefined` when there
+ * is none yet. What cannot be read in full is never dropped in silence: `problem` says why, and `state` holds
+ * what could be recovered (the highest id, and the counts left empty so the next poll compares every list), so
+ * new documents are still reported; `recovered` lists what was kept. Only a state with no readable highest id
+ * is recorded afresh.
+ */
+export function readState(data: IDataObject): { state?: PollState; problem?: string; recovered?: string } {
+	if (data.v === undefined) return {};
+	let current = data;
+	let version = current.v;
+	while (typeof version === 'number' && version < STATE_VERSION && MIGRATIONS[version]) {
+		current = MIGRATIONS[version](current);
+		version = current.v;
 	}
-	return { state: { maxId, counts: countValues, open: map, polls, ...(signerStates ? { signers: signerStates } : {}) } };
+	const parts = readParts(current);
+	const unknownVersion = version !== STATE_VERSION;
+	if (!unknownVersion && parts.problems.length === 0) {
+		const { maxId, counts, open, polls, signers } = parts as Required<typeof parts>;
+		return { state: { maxId, counts, open, polls, ...(signers ? { signers } : {}) } };
+	}
+	const problem = [...(unknownVersion ? [`it has an unknown format (version ${JSON.stringify(data.v)})`] : []), ...parts.problems].join(', ');
+	// The highest id: stored, or the highest open id that could be read.
+	const maxId = parts.maxId ?? (parts.open && parts.open.size ? Math.max(...[...parts.open.keys()].map(Number)) : undefined);
+	if (maxId === undefined) return { problem };
+	const open = parts.open ?? new Map<string, OpenStatus>();
+	const recovered = [`the highest id (${maxId})`, ...(parts.open ? [`${open.size} open documents and their statuses`] : [])].join(' and ');
+	// Empty counts: the next poll lists every open status, so documents it no longer tracks are tracked again.
+	return { state: { maxId, counts: {}, open, polls: parts.polls ?? 0, ...(parts.signers && parts.open ? { signers: parts.signers } : {}) }, problem, recovered };
 }
 
 /** Replaces the node's static data with `state`, in place (n8n saves the object it handed out). */

@@ -104,6 +104,14 @@ export class ESignTrigger implements INodeType {
 				],
 			},
 			{
+				displayName: 'Ignore Repeated Deliveries',
+				name: 'ignoreRepeatedDeliveries',
+				type: 'boolean',
+				default: true,
+				description:
+					"Whether a delivery this trigger already accepted, sent again (the site retries, an admin resends), is answered 200 without running the workflow again. It applies to bodies that name one occurrence: Document Completed and Document Declined, or any event whose body carries a time or a delivery ID; other events always run. It holds for repeats that arrive one after another. Copies that arrive at the same moment in queue mode, on different n8n processes, can each run once. The last 200 accepted deliveries are remembered as short hashes in the workflow's static data; no bodies are stored.",
+			},
+			{
 				displayName: 'Options',
 				name: 'options',
 				type: 'collection',
@@ -131,14 +139,6 @@ export class ESignTrigger implements INodeType {
 							'Whether to fetch the document file through the API and attach it as binary data, for events that carry data.document_id. After completion this is the signed PDF. If the download fails, the event is still emitted, with the error in "downloadError".',
 					},
 					{
-						displayName: 'Ignore Repeated Deliveries',
-						name: 'ignoreRepeatedDeliveries',
-						type: 'boolean',
-						default: true,
-						description:
-							'Whether a delivery whose body is byte-for-byte one this trigger already accepted is answered 200 without running the workflow again (sites retry, admins resend). The last 1,000 accepted deliveries are remembered as hashes in the workflow\'s static data; no bodies are stored. On by default, also when this option is not added.',
-					},
-					{
 						displayName: 'Include Headers',
 						name: 'includeHeaders',
 						type: 'boolean',
@@ -152,7 +152,7 @@ export class ESignTrigger implements INodeType {
 						typeOptions: { minValue: 0 },
 						default: 0,
 						description:
-							'Deliveries whose signed "timestamp" is older than this are answered 200 without running the workflow (so the site does not retry them) and logged. 0 = accept any age. The timestamp has no time zone: set Site Time Zone.',
+							'Deliveries whose signed "timestamp" is older than this are answered 200 without running the workflow (so the site does not retry them) and logged. Needs a "timestamp" member in the webhook body, which the API documentation does not promise: a delivery without one is always accepted, so on such a site this option does nothing. 0 = accept any age. The timestamp has no time zone: set Site Time Zone.',
 					},
 					{
 						displayName: 'Site Time Zone',
@@ -162,14 +162,6 @@ export class ESignTrigger implements INodeType {
 						placeholder: 'e.g. Europe/Berlin',
 						description:
 							'The time zone of the site\'s clock (WordPress → Settings → General), used to read the "timestamp" of deliveries for Reject Deliveries Older Than. An IANA name such as UTC or America/New_York.',
-					},
-					{
-						displayName: 'Skip Signature Verification (Insecure)',
-						name: 'skipSignatureVerification',
-						type: 'boolean',
-						default: false,
-						description:
-							'Whether to accept notifications without checking X-ESIGN-Signature. Insecure: anyone who knows the URL can then start the workflow with made-up events. Only for sites where no signing secret can be set.',
 					},
 				],
 			},

@@ -1,8 +1,9 @@
 import type { IBinaryKeyData, IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { downloadDocument, downloadErrorText } from '../shared/documentFile';
 import { idFromAnswer, isPlainObject } from '../shared/values';
-import { deliveryHash, isRepeat, isValidTimeZone, remember, siteTimeToEpoch } from './deliveries';
+import { deliveryId, identifiesOneOccurrence, isRepeat, isValidTimeZone, remember, siteTimeToEpoch } from './deliveries';
 import { SIGNATURE_FAILURE_MESSAGES, SIGNATURE_HEADER, verifySignature } from './verifySignature';
 
 /** Seconds for the Download Document request: short, so a slow site never holds up the event. */
@@ -11,15 +12,24 @@ const DOWNLOAD_MAX_RATE_LIMIT_WAIT_SECONDS = 5;
 
 export const ANY_EVENT = '*';
 
+/**
+ * Waits between reads of the credential when one fails (n8n 2.x under a burst: each read takes an expression
+ * isolate from a small pool). About 2 s in all, well within what a site waits for an answer.
+ */
+const CREDENTIAL_RETRY_MS = [100, 250, 500, 1000];
+/** Seconds a site is asked to wait before it tries again when the credential could not be read. */
+const RETRY_AFTER_SECONDS = 10;
+
 interface WebhookResponse {
 	status(code: number): WebhookResponse;
+	setHeader(name: string, value: string): unknown;
 	json(body: unknown): WebhookResponse;
 	end(): unknown;
 	headersSent?: boolean;
 }
 
-/** A delivery answered without an execution: HTTP status, code and message for the caller. */
-type Refusal = [status: number, code: string, message: string];
+/** A delivery answered without an execution: HTTP status, code and message for the caller (and headers). */
+type Refusal = [status: number, code: string, message: string, headers?: Record<string, string>];
 
 /** A verified delivery's event, its data and the other members of its body. */
 interface Delivery {
@@ -39,8 +49,8 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	const events = this.getNodeParameter('events', []) as string[];
 	const rawBody: unknown = req.rawBody;
 
-	const forged = options.skipSignatureVerification === true ? undefined : await verify.call(this, rawBody, req.headers?.[SIGNATURE_HEADER]);
-	if (forged) return refuse(res, forged);
+	const unverified = await verify.call(this, rawBody, req.headers?.[SIGNATURE_HEADER]);
+	if (unverified) return refuse(res, unverified);
 	const delivery = parse(rawBody);
 	if (Array.isArray(delivery)) return refuse(res, delivery);
 	// Other events are acknowledged (n8n answers 200) without an execution.
@@ -66,26 +76,54 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 }
 
 /** Answers the caller directly (n8n then sends nothing more) and starts no execution. */
-function refuse(res: WebhookResponse, [status, code, message]: Refusal): IWebhookResponseData {
+function refuse(res: WebhookResponse, [status, code, message, headers = {}]: Refusal): IWebhookResponseData {
+	for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
 	res.status(status).json({ code, message });
 	res.end();
 	return { noWebhookResponse: true };
 }
 
-/** Authenticity, over the exact bytes received: a refusal when the signature does not match. */
+/**
+ * Authenticity, over the exact bytes received: 401 when the signature does not match or the secret is really
+ * empty; 503 (try again) when the credential could not be read, which says nothing about the delivery.
+ */
 async function verify(this: IWebhookFunctions, rawBody: unknown, signature: string | string[] | undefined): Promise<Refusal | undefined> {
-	let secret = '';
-	try {
-		const credentials = await this.getCredentials('eSignApi');
-		secret = typeof credentials.webhookSecret === 'string' ? credentials.webhookSecret : '';
-	} catch {
-		secret = ''; // no credential: nothing to verify with, so fail closed below
+	const read = await readWebhookSecret.call(this);
+	if ('failure' in read) {
+		this.logger.error(
+			`eSign Trigger: could not read the eSign API credential (${read.failure}); the delivery was answered 503 with Retry-After: ${RETRY_AFTER_SECONDS}, so the site can send it again. Nothing was checked or run.`,
+		);
+		return [
+			503,
+			'credential_unavailable',
+			'n8n could not read this trigger\'s credential just now, so the delivery was not checked. Please send it again later.',
+			{ 'Retry-After': String(RETRY_AFTER_SECONDS) },
+		];
 	}
 	// A secret of only spaces is a paste gone wrong, not a secret: treat it as not configured.
-	if (secret.trim() === '') secret = '';
+	const secret = read.secret.trim() === '' ? '' : read.secret;
 	const check = verifySignature(rawBody, signature, secret);
 	if (check.valid) return undefined;
 	return [401, check.reason === 'missing_secret' ? 'missing_webhook_secret' : 'invalid_signature', SIGNATURE_FAILURE_MESSAGES[check.reason]];
+}
+
+/**
+ * The Webhook Signing Secret, or why it could not be read. A read that fails for a passing reason (n8n busy) is
+ * tried again a few times; a configuration error (no credential selected) is not, as waiting cannot fix it.
+ */
+async function readWebhookSecret(this: IWebhookFunctions): Promise<{ secret: string } | { failure: string }> {
+	for (let attempt = 0; ; attempt++) {
+		try {
+			const credentials = await this.getCredentials('eSignApi');
+			return { secret: typeof credentials.webhookSecret === 'string' ? credentials.webhookSecret : '' };
+		} catch (error) {
+			if (error instanceof NodeOperationError || attempt >= CREDENTIAL_RETRY_MS.length) {
+				const cause = error instanceof Error ? error.message : String(error);
+				return { failure: `${cause}${attempt > 0 ? `; ${attempt + 1} attempts` : ''}` };
+			}
+		}
+		await sleep(CREDENTIAL_RETRY_MS[attempt]);
+	}
 }
 
 /**
@@ -125,13 +163,16 @@ function staleOrRepeated(this: IWebhookFunctions, delivery: Delivery, rawBody: U
 			return [200, 'stale_delivery', 'The delivery is older than the trigger accepts; it was not processed.'];
 		}
 	}
-	if (options.ignoreRepeatedDeliveries !== false) {
+	const ignoreRepeats = this.getNodeParameter('ignoreRepeatedDeliveries', true) !== false;
+	if (ignoreRepeats && identifiesOneOccurrence(delivery.event, delivery.data, delivery.rest)) {
 		const staticData = this.getWorkflowStaticData('node');
-		const hash = deliveryHash(rawBody);
-		if (isRepeat(staticData, hash)) {
+		const id = deliveryId(rawBody);
+		// Test deliveries (Execute step) are not remembered in the process, so a production one is not taken for a repeat.
+		const processKey = this.getMode() === 'manual' ? undefined : `${this.getWorkflow().id ?? ''}/${this.getNode().id}`;
+		if (isRepeat(staticData, id, processKey)) {
 			return [200, 'repeated_delivery', 'This delivery was already processed; it was not processed again.'];
 		}
-		remember(staticData, hash);
+		remember(staticData, id, processKey);
 	}
 	return undefined;
 }

@@ -227,7 +227,7 @@ describe('eSign Status Trigger: signer events', () => {
 		expect((await after.poll()).output).toBeNull();
 	});
 
-	test('the state holds ids and status letters only, and is reset (with a warning) when its signer list is corrupt', async () => {
+	test('the state holds ids and status letters only; a corrupt signer list is recorded afresh (with a warning), the rest of the state kept', async () => {
 		const { id, tokens, signerIds } = await sentWith(3, 'Confidential merger');
 		const p = poller({ events: ['signer.viewed', 'signer.signed'] });
 		await p.poll();
@@ -241,7 +241,8 @@ describe('eSign Status Trigger: signer events', () => {
 		p.staticData = { 'node:eSign Status Trigger': { ...p.state, signers: `${id}.ann@x.example` } };
 		const reset = await p.poll();
 		expect(reset.error).toBeUndefined();
-		expect(reset.warnings.join('\n')).toMatch(/signer list is corrupt/);
+		expect(reset.warnings.join('\n')).toMatch(/could not be read in full because its signer list is corrupt/);
+		expect(reset.output).toBeNull(); // signer statuses recorded again, nothing reported twice
 		expect(p.state.signers.split(',').sort()).toEqual([`${id}.${signerIds[0]}s`, `${id}.${signerIds[1]}v`]);
 	});
 

@@ -218,9 +218,36 @@ describe('eSign Status Trigger: failures, state and test events', () => {
 		expect(run.warnings.join('\n')).toMatch(/stored state was reset because its highest id is not valid/);
 		expect(p.staticData['node:eSign Status Trigger']).toMatchObject({ v: 1, maxId: 1, open: '1d' });
 
+		// A corrupt document list: not reset, but recovered from its highest id, so a document created since is
+		// still reported (and the warning says what may be missed).
 		p.staticData = { 'node:eSign Status Trigger': { v: 1, maxId: 1, polls: 0, counts: {}, open: '1d,abc' } };
+		const [created] = await seed('sent');
 		const again = await p.poll();
-		expect(again.warnings.join('\n')).toMatch(/document list is corrupt/);
+		expect(again.warnings.join('\n')).toMatch(/could not be read in full because its document list is corrupt\. It goes on from what could be read, the highest id \(1\)/);
+		expect(events(again).map(([, id]) => id)).toContain(created);
+		expect(p.state).toMatchObject({ v: 1, maxId: Number(created), open: expect.stringContaining(`${created}s`) });
+		expect((await p.poll()).warnings).toEqual([]);
+	});
+
+	test('a state stored in this release’s format before an upgrade is read after it: a document completed in between is reported once', async () => {
+		const [signed] = await seed('sent');
+		const [other] = await seed('sent');
+		const [draft] = await seed('draft');
+		const p = poller({ events: ['*'] });
+		// The static data as this release leaves it after a poll (format 1), written out here as n8n's database holds
+		// it, not by the node's own writer: a later release must read it as it is.
+		const counts = { total: 3, draft: 1, sent: 2, viewed: 0, completed: 0, declined: 0, expired: 0, deleted: 0 };
+		p.staticData = { 'node:eSign Status Trigger': { v: 1, maxId: Number(draft), counts, open: `${signed}s,${other}s,${draft}d`, polls: 4 } };
+		// Between the last poll before the upgrade and the first after it:
+		const token = await signerToken(signed);
+		await control(sb, 'POST', `/__sandbox/sign/${token}/view`);
+		await control(sb, 'POST', `/__sandbox/sign/${token}/sign`);
+
+		const first = await p.poll();
+		expect(first.error).toBeUndefined();
+		expect(first.warnings).toEqual([]);
+		expect(events(first)).toEqual([['document.completed', signed, 'sent']]);
+		expect((await p.poll()).output).toBeNull();
 	});
 
 	test('a /stats that leaves counts out (an older or trimmed site): the state is kept and a quiet poll is one request', async () => {

@@ -47,6 +47,7 @@ class HarnessCredentialsHelper extends ICredentialsHelper {
 		super();
 		this.credentialsByType = credentialsByType;
 		this.decryptCalls = 0;
+		this.failReads = 0;
 		this.authenticateCalls = 0;
 	}
 
@@ -106,6 +107,10 @@ class HarnessCredentialsHelper extends ICredentialsHelper {
 
 	async getDecrypted(_additionalData, _nodeCredentials, type) {
 		this.decryptCalls++;
+		if (this.failReads > 0) {
+			this.failReads--;
+			throw new Error('Harness: the credential could not be read (no expression isolate became free in time)');
+		}
 		const data = this.credentialsByType[type];
 		if (data === undefined) {
 			throw new Error(`Harness: no credentials of type "${type}" were given to this run`);

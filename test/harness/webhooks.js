@@ -3,7 +3,7 @@
 
 const http = require('node:http');
 const path = require('node:path');
-const { PACKAGE, WebhookContext, Workflow, WorkflowExecute, core, nextId, parseIncomingMessage } = require('./setup');
+const { Container, Logger, PACKAGE, WebhookContext, Workflow, WorkflowExecute, core, nextId, parseIncomingMessage } = require('./setup');
 const { nodeTypes } = require('./nodeTypes');
 const { HarnessCredentialsHelper } = require('./credentials');
 const { readBinary, useBinaryMode } = require('./binary');
@@ -143,11 +143,14 @@ function webhookWorkflow({
 	name = 'eSign Trigger',
 	isTest = false,
 	staticData,
+	workflowId: givenWorkflowId,
+	failCredentialReads = 0,
 }) {
 	const credentialsByType = normaliseCredentials(credentials);
 	const runId = nextId('run');
 	const executionId = String(runId);
-	const workflowId = `harness-wf-${runId}`;
+	// A fixed id stands for one saved workflow called again (as n8n loads it per webhook call); else one per call.
+	const workflowId = givenWorkflowId ?? `harness-wf-${runId}`;
 	const node = {
 		id: 'trigger-node',
 		name,
@@ -174,6 +177,8 @@ function webhookWorkflow({
 	if (!webhookDescription) throw new Error(`Harness: ${type} declares no webhooks`);
 
 	const credentialsHelper = new HarnessCredentialsHelper(credentialsByType);
+	// The first `failCredentialReads` reads throw, as n8n 2.x's do when no expression isolate is free in time.
+	credentialsHelper.failReads = failCredentialReads;
 	const additionalData = createAdditionalData({ credentialsHelper, hooks: undefined, executionId, workflowId });
 	const webhookData = {
 		httpMethod: webhookDescription.httpMethod ?? 'POST',
@@ -218,6 +223,18 @@ async function runWebhook({
 	additionalData.httpResponse = res;
 
 	const context = new WebhookContext(workflow, node, additionalData, mode, webhookData, [], null);
+	// Record what the node logs as warnings and errors (n8n's logger would write them to the log).
+	const logs = { warn: [], error: [] };
+	const realLogger = Container.get(Logger);
+	Object.defineProperty(context, 'logger', {
+		value: new Proxy(realLogger, {
+			get(target, prop) {
+				if (prop === 'warn' || prop === 'error') return (message) => logs[prop].push(String(message));
+				const value = target[prop];
+				return typeof value === 'function' ? value.bind(target) : value;
+			},
+		}),
+	});
 	let result;
 	let error;
 	try {
@@ -251,6 +268,7 @@ async function runWebhook({
 		req,
 		res,
 		credentialsHelper,
+		logs,
 		// What n8n would save after the call (only when the node changed it), without n8n's marker.
 		staticDataChanged: workflow.staticData.__dataChanged === true,
 		staticData: JSON.parse(JSON.stringify(workflow.staticData, (key, value) => (key === '__dataChanged' ? undefined : value))),

@@ -1,6 +1,13 @@
 // The action's Download and the trigger's Download Document use one helper: same file name and media type
 // fallbacks when the site's answer names neither.
+import * as crypto from 'crypto';
 import { credentialsFor, esign, harness, hostile, makeDraft, rl, sample, useSandbox } from '../support';
+
+/** A delivery signed with the site's webhook secret, as the site sends it. */
+const signedRequest = (site: { webhookSecret: string }, rawBody: string) => ({
+	headers: { 'content-type': 'application/json', 'x-esign-signature': `sha256=${crypto.createHmac('sha256', site.webhookSecret).update(rawBody).digest('hex')}` },
+	rawBody,
+});
 
 const sb = useSandbox();
 const API = '/wp-json/esign/v1';
@@ -27,9 +34,9 @@ test.each([
 	expect(action.items[0].binary.data).toMatchObject({ fileName: `document-${doc.id}.${extension}`, mimeType });
 
 	const trigger = await harness.runWebhook({
-		parameters: { events: ['*'], options: { downloadDocument: true, skipSignatureVerification: true } },
+		parameters: { events: ['*'], options: { downloadDocument: true } },
 		credentials: credentialsFor(sb),
-		request: { headers: { 'content-type': 'application/json' }, rawBody: `{"event":"document.completed","data":{"document_id":${doc.id}}}` },
+		request: signedRequest(sb, `{"event":"document.completed","data":{"document_id":${doc.id}}}`),
 	});
 	expect(trigger.items[0].json.downloadError).toBeUndefined();
 	expect(trigger.items[0].binary.data).toMatchObject({ fileName: `document-${doc.id}.${extension}`, mimeType });
@@ -40,9 +47,9 @@ test('the site’s own filename and type win over the fallbacks, in both', async
 	const action = await esign(sb, { resource: 'document', operation: 'download', documentId: rl(doc.id), binaryPropertyName: 'data' });
 	expect(action.items[0].json).toMatchObject({ filename: 'contract.pdf', type: 'application/pdf' });
 	const trigger = await harness.runWebhook({
-		parameters: { events: ['*'], options: { downloadDocument: true, skipSignatureVerification: true } },
+		parameters: { events: ['*'], options: { downloadDocument: true } },
 		credentials: credentialsFor(sb),
-		request: { headers: { 'content-type': 'application/json' }, rawBody: `{"event":"document.completed","data":{"document_id":${doc.id}}}` },
+		request: signedRequest(sb, `{"event":"document.completed","data":{"document_id":${doc.id}}}`),
 	});
 	expect(trigger.items[0].binary.data).toMatchObject({ fileName: 'contract.pdf', mimeType: 'application/pdf' });
 });

@@ -1,6 +1,7 @@
 // Sites that misbehave the way real WordPress hosts do: redirects (the key and secret must never reach
 // another origin), HTML pages, broken JSON. Everything runs through n8n-core's engine against the sandbox,
 // with a second server standing in for the redirect target.
+import * as crypto from 'crypto';
 import {
 	control,
 	credentialsFor,
@@ -15,6 +16,12 @@ import {
 	startRecorder,
 	useSandbox,
 } from '../support';
+
+/** A delivery signed with the site's webhook secret, as the site sends it. */
+const signedRequest = (site: { webhookSecret: string }, rawBody: string) => ({
+	headers: { 'content-type': 'application/json', 'x-esign-signature': `sha256=${crypto.createHmac('sha256', site.webhookSecret).update(rawBody).digest('hex')}` },
+	rawBody,
+});
 
 const sb = useSandbox();
 
@@ -95,9 +102,9 @@ describe('redirects are never followed', () => {
 		const doc = await makeDraft(sb);
 		await hostile(sb, { path: `${API}/documents/${doc.id}/file`, answer: 'redirect', status: 302, location: `${other.url}/file` });
 		const result = await harness.runWebhook({
-			parameters: { events: ['*'], options: { downloadDocument: true, skipSignatureVerification: true } },
+			parameters: { events: ['*'], options: { downloadDocument: true } },
 			credentials: credentialsFor(sb),
-			request: { headers: { 'content-type': 'application/json' }, rawBody: `{"event":"document.completed","data":{"document_id":${doc.id}}}` },
+			request: signedRequest(sb, `{"event":"document.completed","data":{"document_id":${doc.id}}}`),
 		});
 		expect(result.items).toHaveLength(1);
 		expect(result.items[0].binary).toBeUndefined();

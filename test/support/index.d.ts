@@ -62,6 +62,8 @@ export interface WebhookRun {
 	workflowData?: INodeExecutionData[][];
 	items: Json[];
 	error?: RunError;
+	/** What the node logged as warnings and errors. */
+	logs: { warn: string[]; error: string[] };
 	[key: string]: Json;
 }
 
@@ -74,6 +76,10 @@ export interface Harness {
 		request: { headers?: Record<string, string>; rawBody?: Buffer | string; body?: unknown };
 		execute?: boolean;
 		staticData?: unknown;
+		/** The same id on several calls: one saved workflow called again (default: a new id per call). */
+		workflowId?: string;
+		/** How many credential reads throw first, as n8n 2.x's do under a burst. */
+		failCredentialReads?: number;
 		[key: string]: unknown;
 	}): Promise<WebhookRun>;
 	testCredential(data: IDataObject, type?: string): Promise<{ status: 'OK' | 'Error'; message: string }>;

@@ -60,36 +60,73 @@ describe('writeState / readState', () => {
 	});
 });
 
-describe('a stored state that cannot be trusted is refused (the node then records afresh)', () => {
-	const cases: Array<[string, (data: IDataObject) => void]> = [
-		['an unknown version', (d) => (d.v = 99)],
-		['a negative highest id', (d) => (d.maxId = -1)],
-		['a fractional highest id', (d) => (d.maxId = 1.5)],
-		['a highest id as text', (d) => (d.maxId = '42')],
-		['a negative poll count', (d) => (d.polls = -2)],
-		['counts missing', (d) => delete d.counts],
-		['counts as a list', (d) => (d.counts = [1, 2])],
-		['the document list missing', (d) => delete d.open],
-		['the document list as an object', (d) => (d.open = { 7: 'd' })],
-		['an unknown status letter', (d) => (d.open = '7d,12x')],
-		['an id that is not a whole number', (d) => (d.open = '7d,abcs')],
-		['an id of 0', (d) => (d.open = '0d')],
-		['an empty entry', (d) => (d.open = '7d,,12s')],
-		['more documents than the bound', (d) => (d.open = Array.from({ length: MAX_TRACKED + 1 }, (_, i) => `${i + 1}d`).join(','))],
+describe('a stored state that cannot be trusted is never used as it is, nor dropped in silence', () => {
+	// [name, corruption, the highest id recovered, how many open documents are kept]
+	const cases: Array<[string, (data: IDataObject) => void, number, number]> = [
+		['an unknown version (a newer package, then a downgrade)', (d) => (d.v = 99), 42, 4],
+		['a negative highest id', (d) => (d.maxId = -1), 41, 4],
+		['a fractional highest id', (d) => (d.maxId = 1.5), 41, 4],
+		['a highest id as text', (d) => (d.maxId = '42'), 41, 4],
+		['a negative poll count', (d) => (d.polls = -2), 42, 4],
+		['counts missing', (d) => delete d.counts, 42, 4],
+		['counts as a list', (d) => (d.counts = [1, 2]), 42, 4],
+		['the document list missing', (d) => delete d.open, 42, 0],
+		['the document list as an object', (d) => (d.open = { 7: 'd' }), 42, 0],
+		['an unknown status letter', (d) => (d.open = '7d,12x'), 42, 0],
+		['an id that is not a whole number', (d) => (d.open = '7d,abcs'), 42, 0],
+		['an id of 0', (d) => (d.open = '0d'), 42, 0],
+		['an empty entry', (d) => (d.open = '7d,,12s'), 42, 0],
+		['more documents than the bound', (d) => (d.open = Array.from({ length: MAX_TRACKED + 1 }, (_, i) => `${i + 1}d`).join(',')), 42, 0],
 	];
-	test.each(cases)('%s', (_name, corrupt) => {
+	test.each(cases)('%s: the problem is named, the highest id and what else can be read are recovered, the counts are left empty so the next poll compares every list', (_name, corrupt, maxId, open) => {
 		const data = stored();
 		corrupt(data);
 		const result = readState(data);
+		expect(result.problem).toEqual(expect.stringMatching(/^it(s)? /));
+		expect(result.recovered).toContain(`the highest id (${maxId})`);
+		expect(result.state).toMatchObject({ maxId, counts: {} });
+		expect(result.state?.open.size).toBe(open);
+	});
+
+	test('with no readable highest id and no readable document list there is nothing to go on: recorded afresh, with the problem named', () => {
+		const result = readState({ v: 1, maxId: 'x', open: 'nonsense' });
 		expect(result.state).toBeUndefined();
-		expect(typeof result.problem).toBe('string');
-		expect(result.problem?.length).toBeGreaterThan(0);
+		expect(result.problem).toMatch(/highest id is not valid/);
+	});
+});
+
+describe('a state written by this release (format 1, frozen here) is read by every later one', () => {
+	// Written by 0.1.0's writeState after real polls, as n8n stores it. A change to the format must keep reading
+	// these (a migration in state.ts), never reset them: a change made between the last poll before an upgrade
+	// and the first after it would be lost.
+	const FORMAT_1 = { v: 1, maxId: 42, counts: { total: 6, draft: 1, sent: 2, viewed: 1, completed: 2, declined: 0, expired: 0, deleted: 1 }, open: '7d,12s,40v,41s', polls: 9, signers: '40.3v,40.4s' };
+	// The same format before counts a site left out were skipped (stored as NaN → null) and before signer events.
+	const FORMAT_1_EARLY = { v: 1, maxId: 42, counts: { total: 6, draft: 1, sent: 2, viewed: 1, completed: 2, declined: null, expired: null, deleted: null }, open: '7d,12s,40v,41s', polls: 9 };
+
+	test('today’s format reads back without a problem and is written again unchanged', () => {
+		const { state, problem } = readState(structuredClone(FORMAT_1));
+		expect(problem).toBeUndefined();
+		expect(state?.open.get('40')).toBe('viewed');
+		expect(state?.signers?.get('40')?.get('4')).toBe('signed');
+		const again: IDataObject = {};
+		writeState(again, state as PollState);
+		expect(again).toEqual(FORMAT_1);
+	});
+
+	test('the earlier variant (null counts, no signer list) reads without a problem', () => {
+		const { state, problem } = readState(structuredClone(FORMAT_1_EARLY));
+		expect(problem).toBeUndefined();
+		expect(state).toMatchObject({ maxId: 42, polls: 9, counts: { total: 6, completed: 2 } });
+		expect(state?.counts).not.toHaveProperty('declined');
+		expect(state?.signers).toBeUndefined();
 	});
 
 	test('an empty document list is valid (nothing open)', () => {
 		const data = stored();
 		data.open = '';
-		expect(readState(data).state?.open.size).toBe(0);
+		const { state, problem } = readState(data);
+		expect(problem).toBeUndefined();
+		expect(state?.open.size).toBe(0);
 	});
 });
 
