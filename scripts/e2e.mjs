@@ -5,7 +5,8 @@
 // Agent with a scripted model (test/support/scriptedModel.mjs), and the node panel in a browser (README screenshots).
 // Env: E2E_LINES=2,1 (which lines, in order), E2E_KEEP=1 (keep the temporary user folders),
 //      E2E_SCREENSHOTS=0 (skip screenshots), E2E_TIMEOUT_MIN=30 (watchdog after the runtime install),
-//      E2E_STRICT_LINES=2 (the lines that also run the examples against a strict sandbox; empty: none).
+//      E2E_STRICT_LINES=2 (the lines that also run the examples against a strict sandbox; empty: none),
+//      E2E_CORPUS=0 (skip step 9, the saved-workflow corpus).
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -15,12 +16,14 @@ import { assert, nodeOutput, runError, testScript } from './lib/expectations.mjs
 import { credentialTests, examplesRun, pollEnded, pollingFiresOnce, signersPolledOnce, sentDocument, statsPolls, triggerFires } from './lib/checks.mjs';
 import { createInstance } from './lib/instance.mjs';
 import { ensureChromium, takeScreenshots } from './lib/screenshots.mjs';
+import { corpusChecks } from './lib/corpus.mjs';
 import { callTools, reply, startScriptedModel, toolAnswers } from '../test/support/scriptedModel.mjs';
 
 const ORDER = (process.env.E2E_LINES || '2,1').split(',').map((s) => s.trim()).filter(Boolean);
 const KEEP = process.env.E2E_KEEP === '1';
 const SCREENSHOTS = process.env.E2E_SCREENSHOTS !== '0';
 const TIMEOUT_MIN = Number(process.env.E2E_TIMEOUT_MIN || 30);
+const CORPUS = process.env.E2E_CORPUS !== '0'; // step 9; `npm run test:corpus` runs it alone
 // The lines that run the examples against the strict sandbox too (step 8); E2E_STRICT_LINES= (empty) skips it.
 const STRICT_LINES = (process.env.E2E_STRICT_LINES ?? '2').split(',').map((s) => s.trim()).filter(Boolean);
 const LOG_DIR = path.join(RUNTIME_ROOT, 'e2e-logs');
@@ -392,6 +395,11 @@ async function runLine(line, tarball) {
 		// 8. The examples once more, against a second sandbox playing the spec alone (the strict profile: declines in
 		// declined_at only, webhook bodies {event, data}, minimal Add Signer answers, only the spec's refusals).
 		if (STRICT_LINES.includes(line)) await strictExamples(tag, n8n);
+
+		// 9. The saved-workflow corpus (test/corpus, scripts/lib/corpus.mjs; CONTRIBUTING.md → Versioning policy) in this
+		// same instance: every operation with non-default parameters, both triggers with their options.
+		if (CORPUS) await corpusChecks(check, `${tag} 9.`, n8n, cleanups);
+		else skip(`${tag} 9. saved-workflow corpus`, 'E2E_CORPUS=0');
 	} catch (err) {
 		// Setup outside a check failed (sandbox, owner, API key): count it and go on.
 		counts.failed++;
