@@ -26,9 +26,8 @@ export async function downloadDocument(
 	fileName?: string,
 ): Promise<DownloadedDocument> {
 	const answer = await eSignApiGetStream.call(this, `/documents/${documentId}/file`, requestOptions);
-	const where = requestOptions.itemIndex === undefined ? '' : `Item ${requestOptions.itemIndex}: `;
 	const notJson = (problem: string) =>
-		new NodeOperationError(this.getNode(), `${where}the site's answer for the file of document ${documentId} is not the eSign API's JSON (${problem})`, {
+		new NodeOperationError(this.getNode(), `The site's answer for the file of document ${documentId} is not the eSign API's JSON (${problem})`, {
 			itemIndex: requestOptions.itemIndex,
 			description: 'A plugin, cache or proxy may have changed or cut off the answer. Open the site\'s error log, or try again.',
 		});
@@ -43,7 +42,7 @@ export async function downloadDocument(
 	const { meta } = reader;
 	if (reader.problem) throw notJson(reader.problem);
 	if (!reader.hasContent) {
-		throw new NodeOperationError(this.getNode(), `${where}the site returned no file content for document ${documentId}`, {
+		throw new NodeOperationError(this.getNode(), `The site returned no file content for document ${documentId}`, {
 			itemIndex: requestOptions.itemIndex,
 		});
 	}

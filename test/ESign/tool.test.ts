@@ -162,7 +162,7 @@ describe('eSign Tool: answers', () => {
 		await clearLog(sb);
 		const answer = failureOf(await asTool(sb, { resource: 'document', operation: 'remind', documentId: documentByModel }, { documentId: 'the lease' }));
 		expect(answer.error).toEqual({
-			message: 'Item 0: "Document" must be a document ID (a whole number), got "the lease"',
+			message: '"Document" must be a document ID (a whole number), got "the lease"',
 			description: 'Pick the document from the list or give its numeric ID.',
 			parameter: 'Document',
 			itemIndex: 0,
@@ -191,7 +191,7 @@ describe('eSign Tool: answers', () => {
 		);
 		expect(answer.error).toMatchObject({ parameter: 'Signers', itemIndex: 0 });
 		expect(answer.error).not.toHaveProperty('httpStatus');
-		expect(answer.summary).toMatch(/^The input "Signers" is not valid: signer 1 in "Signers" needs a name and a valid email \(got "Ann Signer", "not an email"\)/);
+		expect(answer.summary).toMatch(/^The input "Signers" is not valid: Signer 1 in "Signers" needs a name and a valid email \(got "Ann Signer", "not an email"\)/);
 		expect(await requestLines(sb)).toEqual([]);
 	});
 
@@ -236,7 +236,7 @@ describe('outside tool mode nothing changes', () => {
 		expect(missing.error).toMatchObject({ httpCode: '404' });
 
 		const invalid = await esign(sb, { resource: 'document', operation: 'remind', documentId: { __rl: true, mode: 'id', value: '={{ "the lease" }}' } });
-		expect(invalid.error.message).toBe('Item 0: "Document" must be a document ID (a whole number), got "the lease"');
+		expect(invalid.error.message).toBe('"Document" must be a document ID (a whole number), got "the lease"');
 	});
 
 	test('with Continue On Fail the error item keeps its shape', async () => {

@@ -31,8 +31,8 @@ export async function uploadBinary(
 		throw new NodeOperationError(
 			this.getNode(),
 			looksLikePdf
-				? `Item ${i}: the file in binary field "${binaryPropertyName}" (${shownName}) starts like a PDF but is not a complete PDF (no %%EOF at its end)`
-				: `Item ${i}: the file in binary field "${binaryPropertyName}" (${shownName}, ${binaryData.mimeType}) is not a PDF, PNG or JPG`,
+				? `The file in binary field "${binaryPropertyName}" (${shownName}) starts like a PDF but is not a complete PDF (no %%EOF at its end)`
+				: `The file in binary field "${binaryPropertyName}" (${shownName}, ${binaryData.mimeType}) is not a PDF, PNG or JPG`,
 			{
 				itemIndex: i,
 				description:

@@ -50,7 +50,7 @@ describe('Document → Upload', () => {
 		const input = [{ json: {}, binary: { data: { data: await sample(sb, 'notes.txt'), fileName: 'notes.pdf', mimeType: 'application/pdf' } } }];
 		const res = await esign(sb, { resource: 'document', operation: 'upload' }, { input });
 		expect(res.error).toBeDefined();
-		expect(res.error.message).toMatch(/Item 0/);
+		expect(res.error.context.itemIndex).toBe(0);
 		expect(res.error.message).toMatch(/"data"/);
 		expect(res.error.message).toMatch(/not a PDF, PNG or JPG/);
 		expect(await requestLines(sb)).toEqual([]);
@@ -124,7 +124,8 @@ describe('Document → Create, Get, Get Many, Update, Delete', () => {
 			{ resource: 'document', operation: 'get', documentId: rl('={{ $json.ref }}') },
 			{ input: [{ json: { ref: 'DOC-7' } }] },
 		);
-		expect(fromExpression.error.message).toBe('Item 0: "Document" must be a document ID (a whole number), got "DOC-7"');
+		expect(fromExpression.error.message).toBe('"Document" must be a document ID (a whole number), got "DOC-7"');
+		expect(fromExpression.error.context.itemIndex).toBe(0);
 		expect(await requestLines(sb)).toEqual([]);
 	});
 
@@ -176,7 +177,7 @@ describe('Document → Create, Get, Get Many, Update, Delete', () => {
 		const doc = await makeDraft(sb);
 		await clearLog(sb);
 		const res = await esign(sb, { resource: 'document', operation: 'update', documentId: rl(doc.id), updateFields: {} });
-		expect(res.error.message).toMatch(/nothing to update/);
+		expect(res.error.message).toMatch(/^Nothing to update/);
 		expect(await requestLines(sb)).toEqual([]);
 	});
 
@@ -333,7 +334,7 @@ describe('Document → Download and Get Audit Trail', () => {
 		const whole = JSON.stringify((await api(sb, 'GET', `/documents/${doc.id}/file`)).body);
 		await hostile(sb, { path: `/documents/${doc.id}/file`, raw: { status: 200, headers: { 'Content-Type': 'application/json; charset=UTF-8' }, body: whole.slice(0, Math.floor(whole.length / 2)) } });
 		const res = await esign(sb, { resource: 'document', operation: 'download', documentId: rl(doc.id) });
-		expect(res.error?.message).toBe(`Item 0: the site's answer for the file of document ${doc.id} is not the eSign API's JSON (it ends before the JSON object does (cut off))`);
+		expect(res.error?.message).toBe(`The site's answer for the file of document ${doc.id} is not the eSign API's JSON (it ends before the JSON object does (cut off))`);
 		expect(res.items).toHaveLength(0);
 	});
 
