@@ -7,7 +7,7 @@ import { NodeHelpers } from 'n8n-workflow';
 import { ESign } from '../../nodes/ESign/ESign.node';
 import { toolVariant } from '../harness/tools';
 import type { Json, KeyName, Sandbox } from '../support';
-import { control, credentialsFor, esign, harness, hostile, makeDraft, requestLines, clearLog, rl, sentDocument, useSandbox } from '../support';
+import { control, credentialsFor, esign, harness, hostile, makeDraft, requestLines, clearLog, rl, sample, sentDocument, upload, useSandbox } from '../support';
 
 const sb = useSandbox();
 
@@ -97,6 +97,14 @@ describe('eSign Tool: answers', () => {
 		expect(reminded.answer[0].reminded.map(String).sort()).toEqual(doc.signers.map((s: Json) => String(s.id)).sort());
 		const outbox = (await control(sb, 'GET', `/__sandbox/outbox?document_id=${doc.id}`)) as Json[];
 		expect(outbox.filter((m) => m.kind === 'reminder').map((m) => m.to).sort()).toEqual(['ann@example.org', 'bob@example.org']);
+	});
+
+	test('Download as a tool answers what it downloaded (an agent sees no binary view)', async () => {
+		const original = await sample(sb, 'contract.pdf');
+		const doc = await upload(sb, original, 'lease.pdf', 'Lease');
+		const run = await asTool(sb, { resource: 'document', operation: 'download', documentId: documentByModel }, { documentId: String(doc.id) });
+		expect(run.error).toBeUndefined();
+		expect(run.answer).toEqual([{ document_id: String(doc.id), filename: 'lease.pdf', type: 'application/pdf', size: original.length }]);
 	});
 
 	test('a 400 (no_recipients) reaches the model with the site’s code and message and the advice', async () => {

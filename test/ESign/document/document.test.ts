@@ -317,16 +317,36 @@ describe('Document → Send, Remind, Expire', () => {
 });
 
 describe('Document → Download and Get Audit Trail', () => {
-	test('download gives the file as binary with the API filename and type; JSON has no base64', async () => {
+	test('download gives the file as binary with the API filename, type and size; JSON has no base64', async () => {
 		const original = await sample(sb, 'contract.pdf');
 		const doc = await upload(sb, original, 'lease.pdf', 'Lease');
 		const res = await esign(sb, { resource: 'document', operation: 'download', documentId: rl(doc.id) });
 		expect(res.error).toBeUndefined();
 		const item = res.items[0];
-		expect(item.json).toEqual({ document_id: String(doc.id), filename: 'lease.pdf', type: 'application/pdf', size: original.length });
+		expect(item.json).toEqual({});
 		expect(item.binary.data.fileName).toBe('lease.pdf');
 		expect(item.binary.data.mimeType).toBe('application/pdf');
+		expect(item.binary.data.bytes).toBe(original.length);
 		expect((await res.binary(0, 'data')).equals(original)).toBe(true);
+	});
+
+	test('download keeps the incoming item: its JSON and its other binaries go on, the file is added (as n8n\'s own downloads do)', async () => {
+		const original = await sample(sb, 'contract.pdf');
+		const other = Buffer.from('notes kept beside the file');
+		const doc = await upload(sb, original, 'lease.pdf', 'Lease');
+		const input = [{ json: { keep: 1, id: doc.id }, binary: { other: { data: other, fileName: 'notes.txt', mimeType: 'text/plain' } } }];
+		for (const binaryMode of ['filesystem', 'default']) {
+			const res = await esign(sb, { resource: 'document', operation: 'download', documentId: rl('={{ $json.id }}'), binaryPropertyName: 'file' }, { input, binaryMode });
+			expect(res.error).toBeUndefined();
+			expect(res.items).toHaveLength(1);
+			const item = res.items[0];
+			expect(item.json).toEqual({ keep: 1, id: doc.id });
+			expect(Object.keys(item.binary).sort()).toEqual(['file', 'other']);
+			expect((await res.binary(0, 'other')).equals(other)).toBe(true);
+			expect(item.binary.file).toMatchObject({ fileName: 'lease.pdf', mimeType: 'application/pdf', bytes: original.length });
+			expect((await res.binary(0, 'file')).equals(original)).toBe(true);
+			expect(item.pairedItem).toEqual({ item: 0 });
+		}
 	});
 
 	test('an answer cut off in the middle of the content fails the item (it is read as it arrives, never trusted)', async () => {
@@ -343,7 +363,7 @@ describe('Document → Download and Get Audit Trail', () => {
 		const res = await esign(sb, { resource: 'document', operation: 'download', documentId: rl(doc.id), options: { fileName: 'contract-42.png' } });
 		expect(res.items[0].binary.data.fileName).toBe('contract-42.png');
 		expect(res.items[0].binary.data.mimeType).toBe('image/png');
-		expect(res.items[0].json.filename).toBe('contract-42.png');
+		expect(res.items[0].binary.data.fileExtension).toBe('png');
 	});
 
 	test('download of a completed document is the signed PDF', async () => {
@@ -356,7 +376,7 @@ describe('Document → Download and Get Audit Trail', () => {
 		const bytes = await res.binary(0, 'signed');
 		expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
 		expect(bytes.equals(original)).toBe(false);
-		expect(res.items[0].json.filename).toMatch(/-signed\.pdf$/);
+		expect(res.items[0].binary.signed.fileName).toMatch(/-signed\.pdf$/);
 	});
 
 	test('audit trail as one item or one item per event', async () => {
