@@ -119,7 +119,7 @@ async function main() {
 				credentials,
 				binaryMode: 'filesystem',
 			});
-			if (res.error || res.items[0].json.size !== big.length) throw new Error(`node download: ${res.error?.message}`);
+			if (res.error || res.items[0].binary.data.bytes !== big.length) throw new Error(`node download: ${res.error?.message}`);
 		});
 		results.push({ case: 'Download 12 MB file, peak RSS growth', unit: 'MiB', baseline: baselineMem, subject: subjectMem });
 	} finally {

@@ -26,24 +26,22 @@ export async function downloadDocument(
 	fileName?: string,
 ): Promise<DownloadedDocument> {
 	const answer = await eSignApiGetStream.call(this, `/documents/${documentId}/file`, requestOptions);
-	const where = requestOptions.itemIndex === undefined ? '' : `Item ${requestOptions.itemIndex}: `;
 	const notJson = (problem: string) =>
-		new NodeOperationError(this.getNode(), `${where}the site's answer for the file of document ${documentId} is not the eSign API's JSON (${problem})`, {
+		new NodeOperationError(this.getNode(), `The site's answer for the file of document ${documentId} is not the eSign API's JSON (${problem})`, {
 			itemIndex: requestOptions.itemIndex,
 			description: 'A plugin, cache or proxy may have changed or cut off the answer. Open the site\'s error log, or try again.',
 		});
 
-	// Decoded as it arrives and handed to n8n as a stream: in filesystem mode the file goes to disk in
-	// pieces and is never in memory whole. Its name and type are in the answer, often after the content,
-	// so they are set on the stored file's entry afterwards.
+	// Decoded as it arrives and handed to n8n piece by piece: in filesystem mode (n8n's default) the file
+	// goes to disk as it comes and is never in memory whole. Its name and type are in the answer, often
+	// after the content, so they are set on the stored file's entry afterwards.
 	const reader = new FileAnswerReader();
 	const decoded = reader.content(answer.chunks);
-	const data = answer.toReadable ? answer.toReadable(decoded) : await collect(decoded);
-	const binary = await this.helpers.prepareBinaryData(data as Buffer, undefined, 'application/octet-stream');
+	const binary = await storeFile.call(this, decoded);
 	const { meta } = reader;
 	if (reader.problem) throw notJson(reader.problem);
 	if (!reader.hasContent) {
-		throw new NodeOperationError(this.getNode(), `${where}the site returned no file content for document ${documentId}`, {
+		throw new NodeOperationError(this.getNode(), `The site returned no file content for document ${documentId}`, {
 			itemIndex: requestOptions.itemIndex,
 		});
 	}
@@ -57,7 +55,30 @@ export async function downloadDocument(
 	return { binary, fileName: base, mimeType, size: reader.file.size };
 }
 
-/** The decoded file in memory: only when the HTTP layer gave no stream to hand n8n one like it. */
+/**
+ * Hands n8n the decoded pieces as an async iterable. n8n's filesystem store writes it as it comes (Node's
+ * writeFile takes any async iterable); its in-memory, S3 and Azure stores take only a Buffer or a Node
+ * stream, refuse the iterable before reading any of it, and would read a stream whole into memory anyway:
+ * for them the pieces are collected into one Buffer, the same memory.
+ */
+async function storeFile(this: IExecuteFunctions | IWebhookFunctions | IPollFunctions, decoded: AsyncIterable<Buffer>): Promise<IBinaryData> {
+	let started = false;
+	const pieces: AsyncIterable<Buffer> = {
+		async *[Symbol.asyncIterator]() {
+			started = true;
+			yield* decoded;
+		},
+	};
+	const mimeType = 'application/octet-stream';
+	// prepareBinaryData is typed Buffer | Readable; what it does with other values is the store's (above).
+	const streamed = await this.helpers.prepareBinaryData(pieces as unknown as Buffer, undefined, mimeType).catch((cause: unknown) => {
+		if (started) throw cause; // the answer broke off while it was read: not a refusal
+		return undefined;
+	});
+	return streamed ?? (await this.helpers.prepareBinaryData(await collect(decoded), undefined, mimeType));
+}
+
+/** The decoded file in memory, for the stores that hold it whole anyway. */
 async function collect(pieces: AsyncIterable<Buffer>): Promise<Buffer> {
 	const all: Buffer[] = [];
 	for await (const piece of pieces) all.push(piece);

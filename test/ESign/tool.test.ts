@@ -7,7 +7,7 @@ import { NodeHelpers } from 'n8n-workflow';
 import { ESign } from '../../nodes/ESign/ESign.node';
 import { toolVariant } from '../harness/tools';
 import type { Json, KeyName, Sandbox } from '../support';
-import { control, credentialsFor, esign, harness, hostile, makeDraft, requestLines, clearLog, rl, sentDocument, useSandbox } from '../support';
+import { control, credentialsFor, esign, harness, hostile, makeDraft, requestLines, clearLog, rl, sample, sentDocument, upload, useSandbox } from '../support';
 
 const sb = useSandbox();
 
@@ -99,6 +99,14 @@ describe('eSign Tool: answers', () => {
 		expect(outbox.filter((m) => m.kind === 'reminder').map((m) => m.to).sort()).toEqual(['ann@example.org', 'bob@example.org']);
 	});
 
+	test('Download as a tool answers what it downloaded (an agent sees no binary view)', async () => {
+		const original = await sample(sb, 'contract.pdf');
+		const doc = await upload(sb, original, 'lease.pdf', 'Lease');
+		const run = await asTool(sb, { resource: 'document', operation: 'download', documentId: documentByModel }, { documentId: String(doc.id) });
+		expect(run.error).toBeUndefined();
+		expect(run.answer).toEqual([{ document_id: String(doc.id), filename: 'lease.pdf', type: 'application/pdf', size: original.length }]);
+	});
+
 	test('a 400 (no_recipients) reaches the model with the site’s code and message and the advice', async () => {
 		const doc = await sentDocument(sb);
 		// The spec's answer when nobody is left to remind (the sandbox completes such a document first).
@@ -162,7 +170,7 @@ describe('eSign Tool: answers', () => {
 		await clearLog(sb);
 		const answer = failureOf(await asTool(sb, { resource: 'document', operation: 'remind', documentId: documentByModel }, { documentId: 'the lease' }));
 		expect(answer.error).toEqual({
-			message: 'Item 0: "Document" must be a document ID (a whole number), got "the lease"',
+			message: '"Document" must be a document ID (a whole number), got "the lease"',
 			description: 'Pick the document from the list or give its numeric ID.',
 			parameter: 'Document',
 			itemIndex: 0,
@@ -191,7 +199,7 @@ describe('eSign Tool: answers', () => {
 		);
 		expect(answer.error).toMatchObject({ parameter: 'Signers', itemIndex: 0 });
 		expect(answer.error).not.toHaveProperty('httpStatus');
-		expect(answer.summary).toMatch(/^The input "Signers" is not valid: signer 1 in "Signers" needs a name and a valid email \(got "Ann Signer", "not an email"\)/);
+		expect(answer.summary).toMatch(/^The input "Signers" is not valid: Signer 1 in "Signers" needs a name and a valid email \(got "Ann Signer", "not an email"\)/);
 		expect(await requestLines(sb)).toEqual([]);
 	});
 
@@ -236,7 +244,7 @@ describe('outside tool mode nothing changes', () => {
 		expect(missing.error).toMatchObject({ httpCode: '404' });
 
 		const invalid = await esign(sb, { resource: 'document', operation: 'remind', documentId: { __rl: true, mode: 'id', value: '={{ "the lease" }}' } });
-		expect(invalid.error.message).toBe('Item 0: "Document" must be a document ID (a whole number), got "the lease"');
+		expect(invalid.error.message).toBe('"Document" must be a document ID (a whole number), got "the lease"');
 	});
 
 	test('with Continue On Fail the error item keeps its shape', async () => {

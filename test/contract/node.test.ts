@@ -59,7 +59,7 @@ test('create and send, sign, then download the signed PDF as binary', async () =
 
 	const download = await run({ resource: 'document', operation: 'download', documentId: { __rl: true, mode: 'id', value: String(doc.id) } });
 	expect(download.error).toBeUndefined();
-	expect(download.items[0].json).toMatchObject({ document_id: String(doc.id), filename: 'lease-signed.pdf', type: 'application/pdf' });
+	expect(download.items[0].binary.data).toMatchObject({ fileName: 'lease-signed.pdf', mimeType: 'application/pdf' });
 	const signed = await PDFDocument.load(await download.binary(0, 'data'));
 	expect(signed.getPageCount()).toBe(3);
 });

@@ -148,6 +148,8 @@ async function createSandbox(opts = {}) {
 		 * went, else null), warning (the message about it, else null)}; null when the data lives in memory only.
 		 */
 		persistence: persistence && persistence.info,
+		/** With opts.dataDir: resolves after the next save of the data (a change is saved SAVE_DELAY_MS after it). */
+		nextSave: () => (persistence ? persistence.nextSave() : Promise.reject(new Error('this sandbox keeps its data in memory only (no dataDir)'))),
 		close() {
 			closing ??= new Promise((resolve) => {
 				core.webhooks.close();

@@ -98,7 +98,7 @@ function deserialize(text, filesDir, verified) {
  * @param {object} core       the sandbox core (its `state` is filled from the file and saved)
  * @param {string} dataDir
  * @param {boolean} [resetData]  start over: the saved data and files are removed first
- * @returns {{info, changed(), flush(), close()}} `info`: {dir, file, restored, movedAside, warning}
+ * @returns {{info, changed(), flush(), nextSave(), close()}} `info`: {dir, file, restored, movedAside, warning}
  */
 function createPersistence(core, dataDir, { resetData = false } = {}) {
 	const dir = path.resolve(dataDir);
@@ -142,9 +142,13 @@ function createPersistence(core, dataDir, { resetData = false } = {}) {
 
 	let timer = null;
 	let failed = false;
+	// Resolved after the next save attempt (nextSave()): tests wait for the save itself, never a fixed time.
+	let waiters = [];
 	function flush() {
 		clearTimeout(timer);
 		timer = null;
+		const settled = waiters;
+		waiters = [];
 		try {
 			const blobs = new Map();
 			const next = serialize(core.state, blobs);
@@ -166,6 +170,8 @@ function createPersistence(core, dataDir, { resetData = false } = {}) {
 			// Said once per failing stretch: a full disk should not flood the console on every request.
 			if (!failed) console.error(`[sandbox] could not save its data to ${file}: ${error.message}`);
 			failed = true;
+		} finally {
+			for (const resolve of settled) resolve();
 		}
 	}
 	let closed = false;
@@ -178,6 +184,7 @@ function createPersistence(core, dataDir, { resetData = false } = {}) {
 			timer.unref?.();
 		},
 		flush,
+		nextSave: () => new Promise((resolve) => waiters.push(resolve)),
 		close() {
 			flush();
 			closed = true;

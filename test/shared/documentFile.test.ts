@@ -30,8 +30,7 @@ test.each([
 
 	const action = await esign(sb, { resource: 'document', operation: 'download', documentId: rl(doc.id), binaryPropertyName: 'data' });
 	expect(action.error).toBeUndefined();
-	expect(action.items[0].json).toMatchObject({ filename: `document-${doc.id}.${extension}`, type: mimeType, size: bytes.length });
-	expect(action.items[0].binary.data).toMatchObject({ fileName: `document-${doc.id}.${extension}`, mimeType });
+	expect(action.items[0].binary.data).toMatchObject({ fileName: `document-${doc.id}.${extension}`, mimeType, bytes: bytes.length });
 
 	const trigger = await harness.runWebhook({
 		parameters: { events: ['*'], options: { downloadDocument: true } },
@@ -45,7 +44,7 @@ test.each([
 test('the site’s own filename and type win over the fallbacks, in both', async () => {
 	const doc = await makeDraft(sb, { title: 'Lease' });
 	const action = await esign(sb, { resource: 'document', operation: 'download', documentId: rl(doc.id), binaryPropertyName: 'data' });
-	expect(action.items[0].json).toMatchObject({ filename: 'contract.pdf', type: 'application/pdf' });
+	expect(action.items[0].binary.data).toMatchObject({ fileName: 'contract.pdf', mimeType: 'application/pdf' });
 	const trigger = await harness.runWebhook({
 		parameters: { events: ['*'], options: { downloadDocument: true } },
 		credentials: credentialsFor(sb),

@@ -193,7 +193,7 @@ describe('Continue On Fail and pairing', () => {
 		expect(res.items[1].json).toMatchObject({ httpCode: '404', apiCode: 'not_found' });
 		expect(res.items[1].json.error).toMatch(/not_found/);
 		expect(res.items[2].json.title).toBe('B');
-		expect(res.items[3].json.error).toMatch(/Item 3: "Document" must be a document ID/);
+		expect(res.items[3].json.error).toMatch(/^"Document" must be a document ID/);
 	});
 
 	test('without Continue On Fail the run stops at the failing item and names it', async () => {

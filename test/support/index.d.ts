@@ -25,6 +25,10 @@ export interface Sandbox {
 	idle(): Promise<void>;
 	now(): string;
 	close(): Promise<void>;
+	/** createSandbox({dataDir}): where the data is kept, and what happened to an unreadable file; null without dataDir. */
+	persistence: { dir: string; file: string; restored: boolean; movedAside: string | null; warning: string | null } | null;
+	/** createSandbox({dataDir}): resolves after the next save of the data. */
+	nextSave(): Promise<void>;
 }
 
 /** An error as the engine reports it (NodeApiError / NodeOperationError). */

@@ -30,12 +30,12 @@ export function answersAsTool(this: IExecuteFunctions): boolean {
 }
 
 /**
- * The parameter (as the editor labels it) an input error names: `Item 0: "Document" must be …`,
- * `Item 0: invalid "Fields": …`, `Item 0: signer 2 in "Signers" needs …`.
+ * The parameter (as the editor labels it) an input error names: `"Document" must be …`,
+ * `Invalid "Fields": …`, `Signer 2 in "Signers" needs …`.
  */
 function parameterOf(error: NodeError): string | undefined {
 	if (!(error instanceof NodeOperationError) || error.context.failedStep !== undefined) return undefined;
-	const match = /^Item \d+: (?:invalid )?"([^"]+)"|^Item \d+: [^"]*? in "([^"]+)"/.exec(error.message);
+	const match = /^(?:Invalid )?"([^"]+)"|^[^"]*? in "([^"]+)"/.exec(error.message);
 	return match?.[1] ?? match?.[2];
 }
 
@@ -46,7 +46,7 @@ function sentence(text: string): string {
 
 /** What the model is told first: one sentence it can pass on, then what to change. */
 function summaryOf(error: NodeError, status: number | undefined, parameter: string | undefined): string {
-	const what = error.message.replace(/^Item \d+: /, '');
+	const what = error.message;
 	const siteMessage = typeof error.context.apiMessage === 'string' ? error.context.apiMessage : undefined;
 	const code = typeof error.context.apiCode === 'string' ? error.context.apiCode : undefined;
 	let start: string;

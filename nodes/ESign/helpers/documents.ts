@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { randomBytes } from 'crypto';
 
 import type { ESignRequestOptions } from '../../shared/transport';
-import { eSignApiRequest, readableClassOf } from '../../shared/transport';
+import { eSignApiRequest } from '../../shared/transport';
 import { FileEnds, detectFileType } from '../../shared/fileType';
 import { fileStem, uploadForm } from './utils';
 
@@ -31,8 +31,8 @@ export async function uploadBinary(
 		throw new NodeOperationError(
 			this.getNode(),
 			looksLikePdf
-				? `Item ${i}: the file in binary field "${binaryPropertyName}" (${shownName}) starts like a PDF but is not a complete PDF (no %%EOF at its end)`
-				: `Item ${i}: the file in binary field "${binaryPropertyName}" (${shownName}, ${binaryData.mimeType}) is not a PDF, PNG or JPG`,
+				? `The file in binary field "${binaryPropertyName}" (${shownName}) starts like a PDF but is not a complete PDF (no %%EOF at its end)`
+				: `The file in binary field "${binaryPropertyName}" (${shownName}, ${binaryData.mimeType}) is not a PDF, PNG or JPG`,
 			{
 				itemIndex: i,
 				description:
@@ -44,9 +44,9 @@ export async function uploadBinary(
 	if (!/\.[A-Za-z0-9]+$/.test(fileName)) fileName += `.${detected.extension}`;
 	const documentTitle = title.trim() || fileStem(fileName);
 	const id = binaryData.id;
-	if (stored && id && stored.readable) {
-		const Readable = stored.readable;
+	if (stored && id) {
 		const body = streamedUploadForm(stored.size, fileName, detected.mimeType, documentTitle);
+		const helpers = this.helpers;
 		return (await eSignApiRequest.call(this, 'POST', '/documents/upload', {
 			...requestOptions,
 			expect: ['id'],
@@ -55,14 +55,14 @@ export async function uploadBinary(
 				length: body.length,
 				fileBytes: stored.size,
 				fields: { title: documentTitle, 'file (file name)': fileName },
-				open: () =>
-					Readable.from(
-						(async function* (helpers) {
-							yield body.head;
-							for await (const chunk of await helpers.getBinaryStream(id)) yield chunk as Buffer;
-							yield body.tail;
-						})(this.helpers),
-					),
+				// The stored file read afresh for every attempt, framed by the multipart head and tail: the
+				// stream n8n hands over composes that itself (a Node stream is what the HTTP layer sends).
+				open: async () =>
+					(await helpers.getBinaryStream(id)).compose(async function* (file: AsyncIterable<Buffer>) {
+						yield body.head;
+						yield* file;
+						yield body.tail;
+					}),
 			},
 		})) as IDataObject;
 	}
@@ -79,7 +79,7 @@ async function scanStoredBinary(this: IExecuteFunctions, id: string) {
 	const stream = await this.helpers.getBinaryStream(id);
 	const file = new FileEnds();
 	for await (const piece of stream) file.add(piece as Buffer);
-	return { size: file.size, ends: file.ends, readable: readableClassOf(stream) };
+	return { size: file.size, ends: file.ends };
 }
 
 /** The multipart body around the file for a streamed upload: the same fields a FormData would send. */

@@ -22,7 +22,7 @@ export function readFieldRows(this: IExecuteFunctions, i: number): IDataObject[]
 			raw = this.getNodeParameter('fieldsJson', i, '[]');
 		} catch (cause) {
 			// n8n parses a JSON parameter itself and throws a bare "Unexpected end of JSON input".
-			throw new NodeOperationError(this.getNode(), `Item ${i}: "Fields (JSON)" is not valid JSON: ${(cause as Error).message}`, {
+			throw new NodeOperationError(this.getNode(), `"Fields (JSON)" is not valid JSON: ${(cause as Error).message}`, {
 				itemIndex: i,
 			});
 		}
@@ -31,13 +31,13 @@ export function readFieldRows(this: IExecuteFunctions, i: number): IDataObject[]
 			try {
 				parsed = jsonParse<unknown>(raw);
 			} catch (cause) {
-				throw new NodeOperationError(this.getNode(), `Item ${i}: "Fields (JSON)" is not valid JSON: ${(cause as Error).message}`, {
+				throw new NodeOperationError(this.getNode(), `"Fields (JSON)" is not valid JSON: ${(cause as Error).message}`, {
 					itemIndex: i,
 				});
 			}
 		}
 		if (!Array.isArray(parsed)) {
-			throw new NodeOperationError(this.getNode(), `Item ${i}: "Fields (JSON)" must be a JSON array of fields`, {
+			throw new NodeOperationError(this.getNode(), `"Fields (JSON)" must be a JSON array of fields`, {
 				itemIndex: i,
 			});
 		}
@@ -48,7 +48,7 @@ export function readFieldRows(this: IExecuteFunctions, i: number): IDataObject[]
 
 /** Validation problems found before the call, as one error naming the item. */
 export function fieldsError(this: IExecuteFunctions, i: number, errors: string[]): NodeOperationError {
-	return new NodeOperationError(this.getNode(), `Item ${i}: invalid "Fields": ${errors[0]}`, {
+	return new NodeOperationError(this.getNode(), `Invalid "Fields": ${errors[0]}`, {
 		itemIndex: i,
 		description: errors.join('\n'),
 	});

@@ -21,7 +21,7 @@ export function readSignerRows(this: IExecuteFunctions, i: number): SignerRow[] 
 		if (!name || !isValidEmail(email)) {
 			throw new NodeOperationError(
 				this.getNode(),
-				`Item ${i}: signer ${index + 1} in "Signers" needs a name and a valid email (got "${name}", "${email}")`,
+				`Signer ${index + 1} in "Signers" needs a name and a valid email (got "${name}", "${email}")`,
 				{ itemIndex: i },
 			);
 		}
@@ -29,7 +29,7 @@ export function readSignerRows(this: IExecuteFunctions, i: number): SignerRow[] 
 		if (!Number.isInteger(order) || order < 0) {
 			throw new NodeOperationError(
 				this.getNode(),
-				`Item ${i}: signer ${index + 1} in "Signers": "Signing Order" must be a whole number from 0, got ${JSON.stringify(row.signingOrder)}`,
+				`Signer ${index + 1} in "Signers": "Signing Order" must be a whole number from 0, got ${JSON.stringify(row.signingOrder)}`,
 				{ itemIndex: i, description: '0 = the position in the list.' },
 			);
 		}

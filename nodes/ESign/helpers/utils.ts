@@ -11,7 +11,7 @@ export function getIdParameter(this: IExecuteFunctions, name: string, i: number,
 	if (!/^[0-9]+$/.test(value) || value === '0') {
 		throw new NodeOperationError(
 			this.getNode(),
-			`Item ${i}: "${label}" must be a ${label.toLowerCase()} ID (a whole number), got "${value}"`,
+			`"${label}" must be a ${label.toLowerCase()} ID (a whole number), got "${value}"`,
 			{ itemIndex: i, description: `Pick the ${label.toLowerCase()} from the list or give its numeric ID.` },
 		);
 	}

@@ -13,7 +13,7 @@ function invalidParameter(
 	problem: string,
 	description?: string,
 ): NodeOperationError {
-	return new NodeOperationError(this.getNode(), `Item ${i}: "${label}" ${problem}`, {
+	return new NodeOperationError(this.getNode(), `"${label}" ${problem}`, {
 		itemIndex: i,
 		...(description ? { description } : {}),
 	});

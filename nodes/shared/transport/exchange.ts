@@ -142,7 +142,7 @@ function buildRequest(
 /** Step 2: one attempt, in the form at the head of call.forms (a streamed body opened afresh each time). */
 async function send(this: ESignContext, call: Call): Promise<{ kind: 'sent'; response: Answer } | Reply> {
 	const request = inForm(call.request, call.forms[0]);
-	if (call.options.streamBody) request.body = call.options.streamBody.open() as IDataObject;
+	if (call.options.streamBody) request.body = (await call.options.streamBody.open()) as IDataObject;
 	try {
 		const response = (await this.helpers.httpRequestWithAuthentication.call(
 			this,

@@ -12,7 +12,6 @@ export type { ESignContext } from './credentials';
 export { API_PATH, forgetSiteAccess, normaliseSiteUrl } from './credentials';
 export type { ESignReadOptions, ESignRequestOptions, StreamBody } from './options';
 export type { AnswerStream } from './stream';
-export { readableClassOf } from './stream';
 
 /** Largest page the API serves; also what Return All uses. */
 export const MAX_PER_PAGE = 100;

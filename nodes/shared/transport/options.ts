@@ -35,5 +35,6 @@ export interface StreamBody {
 	fileBytes: number;
 	/** The text parts inside (and the file's name), for naming what a firewall may have refused. */
 	fields?: Record<string, string>;
-	open(): unknown;
+	/** A Node stream (what the HTTP layer sends as it reads). */
+	open(): Promise<unknown>;
 }

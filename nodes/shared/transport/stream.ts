@@ -1,13 +1,8 @@
 /** Reading an answer that n8n hands over as a stream (what eSignApiGetStream asks for). */
 
-/**
- * An answer handed over unread: its chunks (a leading byte-order mark dropped), and how to make a Node
- * stream of other chunks. `toReadable` is undefined when the HTTP layer gave no Node stream to copy the
- * class of (nodes cannot import one): the caller then collects its chunks itself.
- */
+/** An answer handed over unread: its chunks, a leading byte-order mark dropped. */
 export interface AnswerStream {
 	chunks: AsyncIterable<Buffer>;
-	toReadable?: (source: AsyncIterable<Buffer>) => unknown;
 }
 
 interface StreamLike {
@@ -19,15 +14,6 @@ export const isStreamLike = (value: unknown): value is StreamLike =>
 	typeof value === 'object' && value !== null && typeof (value as StreamLike).pipe === 'function' && Symbol.asyncIterator in value;
 
 const isJsonSpace = (byte: number) => byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
-
-/** Node's Readable class, found up the class chain of a stream (IncomingMessage, Gunzip, ReadStream, …). */
-export function readableClassOf(stream: object): { from(source: AsyncIterable<Buffer>): unknown } | undefined {
-	for (let c: unknown = stream.constructor; typeof c === 'function'; c = Object.getPrototypeOf(c)) {
-		const candidate = c as { name?: string; from?: unknown };
-		if (candidate.name === 'Readable' && typeof candidate.from === 'function') return candidate as { from(source: AsyncIterable<Buffer>): unknown };
-	}
-	return undefined;
-}
 
 const toBuffer = (chunk: Buffer | string) => (typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
 
@@ -78,7 +64,6 @@ export async function takeStream(body: StreamLike, status: number): Promise<Answ
 	if (first.done) return Buffer.alloc(0);
 	const head = toBuffer(first.value);
 	if (status >= 300 || head[firstByte(head)] !== 0x7b) return await readAll(iterator, head);
-	const Readable = readableClassOf(body);
 	const start = head.subarray(bomLength(head));
 	return {
 		chunks: {
@@ -87,6 +72,5 @@ export async function takeStream(body: StreamLike, status: number): Promise<Answ
 				for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield toBuffer(next.value);
 			},
 		},
-		toReadable: Readable ? (source) => Readable.from(source) : undefined,
 	};
 }

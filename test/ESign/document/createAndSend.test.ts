@@ -54,7 +54,7 @@ describe('Document → Create and Send', () => {
 		const p = params();
 		p.fieldsUi.field = p.fieldsUi.field.filter((f) => f.signer !== 'bob@example.org');
 		const res = await esign(sb, p, { input: await input() });
-		expect(res.error.message).toMatch(/every signer needs a signature field; none for bob@example.org/);
+		expect(res.error.message).toMatch(/^Every signer needs a signature field; none for bob@example.org/);
 		expect(await requestLines(sb)).toEqual([]);
 	});
 

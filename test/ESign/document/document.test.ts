@@ -50,7 +50,7 @@ describe('Document → Upload', () => {
 		const input = [{ json: {}, binary: { data: { data: await sample(sb, 'notes.txt'), fileName: 'notes.pdf', mimeType: 'application/pdf' } } }];
 		const res = await esign(sb, { resource: 'document', operation: 'upload' }, { input });
 		expect(res.error).toBeDefined();
-		expect(res.error.message).toMatch(/Item 0/);
+		expect(res.error.context.itemIndex).toBe(0);
 		expect(res.error.message).toMatch(/"data"/);
 		expect(res.error.message).toMatch(/not a PDF, PNG or JPG/);
 		expect(await requestLines(sb)).toEqual([]);
@@ -124,7 +124,8 @@ describe('Document → Create, Get, Get Many, Update, Delete', () => {
 			{ resource: 'document', operation: 'get', documentId: rl('={{ $json.ref }}') },
 			{ input: [{ json: { ref: 'DOC-7' } }] },
 		);
-		expect(fromExpression.error.message).toBe('Item 0: "Document" must be a document ID (a whole number), got "DOC-7"');
+		expect(fromExpression.error.message).toBe('"Document" must be a document ID (a whole number), got "DOC-7"');
+		expect(fromExpression.error.context.itemIndex).toBe(0);
 		expect(await requestLines(sb)).toEqual([]);
 	});
 
@@ -176,7 +177,7 @@ describe('Document → Create, Get, Get Many, Update, Delete', () => {
 		const doc = await makeDraft(sb);
 		await clearLog(sb);
 		const res = await esign(sb, { resource: 'document', operation: 'update', documentId: rl(doc.id), updateFields: {} });
-		expect(res.error.message).toMatch(/nothing to update/);
+		expect(res.error.message).toMatch(/^Nothing to update/);
 		expect(await requestLines(sb)).toEqual([]);
 	});
 
@@ -316,16 +317,36 @@ describe('Document → Send, Remind, Expire', () => {
 });
 
 describe('Document → Download and Get Audit Trail', () => {
-	test('download gives the file as binary with the API filename and type; JSON has no base64', async () => {
+	test('download gives the file as binary with the API filename, type and size; JSON has no base64', async () => {
 		const original = await sample(sb, 'contract.pdf');
 		const doc = await upload(sb, original, 'lease.pdf', 'Lease');
 		const res = await esign(sb, { resource: 'document', operation: 'download', documentId: rl(doc.id) });
 		expect(res.error).toBeUndefined();
 		const item = res.items[0];
-		expect(item.json).toEqual({ document_id: String(doc.id), filename: 'lease.pdf', type: 'application/pdf', size: original.length });
+		expect(item.json).toEqual({});
 		expect(item.binary.data.fileName).toBe('lease.pdf');
 		expect(item.binary.data.mimeType).toBe('application/pdf');
+		expect(item.binary.data.bytes).toBe(original.length);
 		expect((await res.binary(0, 'data')).equals(original)).toBe(true);
+	});
+
+	test('download keeps the incoming item: its JSON and its other binaries go on, the file is added (as n8n\'s own downloads do)', async () => {
+		const original = await sample(sb, 'contract.pdf');
+		const other = Buffer.from('notes kept beside the file');
+		const doc = await upload(sb, original, 'lease.pdf', 'Lease');
+		const input = [{ json: { keep: 1, id: doc.id }, binary: { other: { data: other, fileName: 'notes.txt', mimeType: 'text/plain' } } }];
+		for (const binaryMode of ['filesystem', 'default']) {
+			const res = await esign(sb, { resource: 'document', operation: 'download', documentId: rl('={{ $json.id }}'), binaryPropertyName: 'file' }, { input, binaryMode });
+			expect(res.error).toBeUndefined();
+			expect(res.items).toHaveLength(1);
+			const item = res.items[0];
+			expect(item.json).toEqual({ keep: 1, id: doc.id });
+			expect(Object.keys(item.binary).sort()).toEqual(['file', 'other']);
+			expect((await res.binary(0, 'other')).equals(other)).toBe(true);
+			expect(item.binary.file).toMatchObject({ fileName: 'lease.pdf', mimeType: 'application/pdf', bytes: original.length });
+			expect((await res.binary(0, 'file')).equals(original)).toBe(true);
+			expect(item.pairedItem).toEqual({ item: 0 });
+		}
 	});
 
 	test('an answer cut off in the middle of the content fails the item (it is read as it arrives, never trusted)', async () => {
@@ -333,7 +354,7 @@ describe('Document → Download and Get Audit Trail', () => {
 		const whole = JSON.stringify((await api(sb, 'GET', `/documents/${doc.id}/file`)).body);
 		await hostile(sb, { path: `/documents/${doc.id}/file`, raw: { status: 200, headers: { 'Content-Type': 'application/json; charset=UTF-8' }, body: whole.slice(0, Math.floor(whole.length / 2)) } });
 		const res = await esign(sb, { resource: 'document', operation: 'download', documentId: rl(doc.id) });
-		expect(res.error?.message).toBe(`Item 0: the site's answer for the file of document ${doc.id} is not the eSign API's JSON (it ends before the JSON object does (cut off))`);
+		expect(res.error?.message).toBe(`The site's answer for the file of document ${doc.id} is not the eSign API's JSON (it ends before the JSON object does (cut off))`);
 		expect(res.items).toHaveLength(0);
 	});
 
@@ -342,7 +363,7 @@ describe('Document → Download and Get Audit Trail', () => {
 		const res = await esign(sb, { resource: 'document', operation: 'download', documentId: rl(doc.id), options: { fileName: 'contract-42.png' } });
 		expect(res.items[0].binary.data.fileName).toBe('contract-42.png');
 		expect(res.items[0].binary.data.mimeType).toBe('image/png');
-		expect(res.items[0].json.filename).toBe('contract-42.png');
+		expect(res.items[0].binary.data.fileExtension).toBe('png');
 	});
 
 	test('download of a completed document is the signed PDF', async () => {
@@ -355,7 +376,7 @@ describe('Document → Download and Get Audit Trail', () => {
 		const bytes = await res.binary(0, 'signed');
 		expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
 		expect(bytes.equals(original)).toBe(false);
-		expect(res.items[0].json.filename).toMatch(/-signed\.pdf$/);
+		expect(res.items[0].binary.signed.fileName).toMatch(/-signed\.pdf$/);
 	});
 
 	test('audit trail as one item or one item per event', async () => {

@@ -93,7 +93,8 @@ describe('Field → Replace All', () => {
 			await clearLog(sb);
 			const res = await esign(sb, { ...replaceAll(doc.id, []), fieldsInput: 'json', fieldsJson: JSON.stringify([good, bad]) });
 			expect(res.error).toBeDefined();
-			expect(res.error.message).toMatch(/^Item 0: invalid "Fields"/);
+			expect(res.error.message).toMatch(/^Invalid "Fields"/);
+			expect(res.error.context.itemIndex).toBe(0);
 			expect(`${res.error.message}\n${res.error.description}`).toMatch(pattern);
 			expect(await requestLines(sb)).toEqual([]);
 		}

@@ -55,7 +55,7 @@ describe('Signer operations', () => {
 		const doc = await makeDraft(sb);
 		await clearLog(sb);
 		const res = await esign(sb, { resource: 'signer', operation: 'add', documentId: rl(doc.id), name: 'X', email: 'not-an-email' });
-		expect(res.error.message).toMatch(/Item 0: "Email" is not a valid email address/);
+		expect(res.error.message).toMatch(/^"Email" is not a valid email address/);
 		expect(await requestLines(sb)).toEqual([]);
 	});
 

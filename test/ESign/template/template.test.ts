@@ -127,7 +127,7 @@ describe('Template → Create Document', () => {
 			variables: mapped({}),
 			send: true,
 		});
-		expect(res.error.message).toMatch(/Item 0: "Signers" needs at least one signer when "Send" is on/);
+		expect(res.error.message).toMatch(/^"Signers" needs at least one signer when "Send" is on/);
 		expect(await requestLines(sb)).toEqual([]);
 	});
 

@@ -72,7 +72,7 @@ interface SignerInput {
 function readSigners(this: IExecuteFunctions, i: number): SignerInput[] {
 	const rows = readSignerRows.call(this, i);
 	if (!rows.length) {
-		throw new NodeOperationError(this.getNode(), `Item ${i}: "Signers" needs at least one signer`, {
+		throw new NodeOperationError(this.getNode(), `"Signers" needs at least one signer`, {
 			itemIndex: i,
 		});
 	}
@@ -124,7 +124,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	if (unsigned.length) {
 		throw new NodeOperationError(
 			this.getNode(),
-			`Item ${i}: every signer needs a signature field; none for ${unsigned.map((s) => s.email).join(', ')}`,
+			`Every signer needs a signature field; none for ${unsigned.map((s) => s.email).join(', ')}`,
 			{ itemIndex: i, description: 'Add a field of type Signature for each signer under "Fields".' },
 		);
 	}
@@ -135,7 +135,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		// Never put an id we did not validate into a path: nothing more is sent.
 		throw new NodeOperationError(
 			this.getNode(),
-			`Item ${i}: the site answered the upload with the document id ${JSON.stringify(document.id)}, which is not a positive whole number; nothing more was sent`,
+			`The site answered the upload with the document id ${JSON.stringify(document.id)}, which is not a positive whole number; nothing more was sent`,
 			{ itemIndex: i, description: 'Check the site: a draft may have been created by the upload.' },
 		);
 	}
@@ -210,7 +210,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		}
 		const failure = new NodeOperationError(
 			this.getNode(),
-			`Item ${i}: Create and Send failed at step "${step}": ${cause.message}. ${outcome}`,
+			`Create and Send failed at step "${step}": ${cause.message}. ${outcome}`,
 			{ itemIndex: i, description: [cause.description, outcome].filter(Boolean).join('\n') },
 		);
 		Object.assign(failure.context, {

@@ -56,7 +56,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	if (updateFields.title !== undefined) {
 		const title = checkText.call(this, i, 'Title', updateFields.title).trim();
 		if (!title) {
-			throw new NodeOperationError(this.getNode(), `Item ${i}: "Title" cannot be empty`, { itemIndex: i });
+			throw new NodeOperationError(this.getNode(), `"Title" cannot be empty`, { itemIndex: i });
 		}
 		body.title = title;
 	}
@@ -67,7 +67,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	if (Object.keys(body).length === 0) {
 		throw new NodeOperationError(
 			this.getNode(),
-			`Item ${i}: nothing to update — add "Title" or "Status" under "Update Fields"`,
+			`Nothing to update — add "Title" or "Status" under "Update Fields"`,
 			{ itemIndex: i },
 		);
 	}

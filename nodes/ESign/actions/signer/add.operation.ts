@@ -20,9 +20,9 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	const role = this.getNodeParameter('role', i, 'signer') as string;
 	// 0 = after the existing signers (the site picks the next position).
 	const signingOrder = checkWholeNumber.call(this, i, 'Signing Order', this.getNodeParameter('signingOrder', i, 0), 0);
-	if (!name) throw new NodeOperationError(this.getNode(), `Item ${i}: "Name" is required`, { itemIndex: i });
+	if (!name) throw new NodeOperationError(this.getNode(), `"Name" is required`, { itemIndex: i });
 	if (!isValidEmail(email)) {
-		throw new NodeOperationError(this.getNode(), `Item ${i}: "Email" is not a valid email address: "${email}"`, {
+		throw new NodeOperationError(this.getNode(), `"Email" is not a valid email address: "${email}"`, {
 			itemIndex: i,
 		});
 	}

@@ -117,7 +117,7 @@ function readVariables(this: IExecuteFunctions, i: number): IDataObject {
 			// Prefill writes text into a field: a list or object has no single right text form.
 			throw new NodeOperationError(
 				this.getNode(),
-				`Item ${i}: variable "${key}" in "Variables" is ${Array.isArray(value) ? 'a list' : 'an object'}, not text`,
+				`Variable "${key}" in "Variables" is ${Array.isArray(value) ? 'a list' : 'an object'}, not text`,
 				{
 					itemIndex: i,
 					description:
@@ -142,7 +142,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		return signer;
 	});
 	if (send && signers.length === 0) {
-		throw new NodeOperationError(this.getNode(), `Item ${i}: "Signers" needs at least one signer when "Send" is on`, {
+		throw new NodeOperationError(this.getNode(), `"Signers" needs at least one signer when "Send" is on`, {
 			itemIndex: i,
 			description: 'Add a signer, or turn "Send" off to create a draft and add signers later.',
 		});

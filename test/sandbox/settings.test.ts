@@ -1,10 +1,14 @@
 // The sandbox's webhook settings page (/__sandbox/settings) over HTTP, with a receiver that checks signatures the
-// way the eSign Trigger does. JavaScript because the receiver needs node:http and node:crypto.
-const crypto = require('node:crypto');
-const { control, createSandbox, makeDraft, startRecorder } = require('../support');
+// way the eSign Trigger does (test/support's recorder is the HTTP server).
+import * as crypto from 'crypto';
 
-let sb;
-let receiver;
+import type { Sandbox } from '../support';
+import { control, createSandbox, makeDraft, startRecorder } from '../support';
+
+type Receiver = Awaited<ReturnType<typeof startVerifyingReceiver>>;
+
+let sb: Sandbox;
+let receiver: Receiver;
 beforeAll(async () => {
 	sb = await createSandbox({ port: 0 });
 	receiver = await startVerifyingReceiver(() => sb.webhookSecret);
@@ -18,10 +22,10 @@ beforeEach(async () => {
 	receiver.requests.length = 0;
 });
 
-const hmac = (secret, raw) => `sha256=${crypto.createHmac('sha256', secret).update(raw).digest('hex')}`;
+const hmac = (secret: string, raw: Buffer) => `sha256=${crypto.createHmac('sha256', secret).update(raw).digest('hex')}`;
 
 /** Answers 200 when X-ESIGN-Signature is the HMAC-SHA256 of the raw body with the secret, else 401. */
-async function startVerifyingReceiver(secret) {
+async function startVerifyingReceiver(secret: () => string) {
 	const receiver = await startRecorder(({ raw, headers }) => {
 		const given = Buffer.from(String(headers['x-esign-signature'] ?? ''));
 		const expected = Buffer.from(hmac(secret(), raw));
@@ -32,7 +36,7 @@ async function startVerifyingReceiver(secret) {
 }
 
 /** Posts a form as a browser does (urlencoded, redirects not followed). */
-async function submit(path, fields) {
+async function submit(path: string, fields: Record<string, string>) {
 	const res = await fetch(sb.url + path, {
 		method: 'POST',
 		headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -42,13 +46,15 @@ async function submit(path, fields) {
 	return { status: res.status, location: res.headers.get('location'), text: await res.text() };
 }
 
-const page = async (path = '/__sandbox/settings') => {
+/** A page of the sandbox; a redirect's location (null when there was none) must be there to follow. */
+const page = async (path: string | null = '/__sandbox/settings') => {
+	expect(path).not.toBeNull();
 	const res = await fetch(sb.url + path);
 	expect(res.headers.get('content-type')).toMatch(/^text\/html/);
 	return res.text();
 };
 /** The rows of the deliveries table, newest first, as their cells' text. */
-const deliveryRows = (html) => [...html.matchAll(/<tr[^>]*data-delivery="(\d+)">(.*?)<\/tr>/g)]
+const deliveryRows = (html: string) => [...html.matchAll(/<tr[^>]*data-delivery="(\d+)">(.*?)<\/tr>/g)]
 	.map(([, id, row]) => ({ id: Number(id), cells: [...row.matchAll(/<td[^>]*>(.*?)<\/td>/g)].map((m) => m[1]) }));
 
 test('the index page links the settings page, which shows the signing secret and says no URL is registered yet', async () => {
@@ -141,7 +147,7 @@ test('a test event about a real document carries its id, title and first signer;
 	expect(form).not.toContain('<img src=x');
 	expect(form).not.toContain('<script>alert(1)</script>');
 
-	const sent = await submit('/__sandbox/settings/test', { event: 'document.viewed', document: doc.id, webhook: '', signature: 'signed' });
+	const sent = await submit('/__sandbox/settings/test', { event: 'document.viewed', document: String(doc.id), webhook: '', signature: 'signed' });
 	expect(JSON.parse(receiver.requests[0].raw.toString()).data).toMatchObject({
 		document_id: Number(doc.id), document_title: 'Offer <img src=x onerror=alert(1)>', signer_id: Number(doc.signers[0].id), signer_name: 'Ann <Signer>',
 	});

@@ -1,25 +1,28 @@
 // The sandbox's fronts (what real eSign sites sit behind) and its HTTPS variants, over real HTTP(S), no n8n.
-// JavaScript because the TLS checks need node:https (the lint keeps node: imports out of .ts tests).
-const crypto = require('node:crypto');
-const https = require('node:https');
-const tls = require('node:tls');
-const { api, control, createSandbox, makeDraft, requestLog, trustCertificate } = require('../support');
+// The TLS checks use node:https and node:tls through ./nodeTools (the lint keeps node: imports out of .ts files).
+import type { Json, KeyName, Sandbox } from '../support';
+import { api, control, createSandbox, makeDraft, requestLog, trustCertificate } from '../support';
+import { httpsGet, loadCertificate, nodeCrypto } from './nodeTools';
+import { selfSignedCertificate } from './tls';
 
-let sb;
+let sb: Sandbox;
 beforeAll(async () => {
 	sb = await createSandbox({ port: 0 });
 });
 afterAll(() => sb.close());
 beforeEach(() => control(sb, 'POST', '/__sandbox/reset'));
 
-const keyHeaders = (who = 'admin') => ({ 'X-ESIGN-API-Key': sb.keys[who].key, 'X-ESIGN-API-Secret': sb.keys[who].secret });
-const basic = (user, password) => ({ Authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` });
+const keyHeaders = (who: KeyName = 'admin'): Record<string, string> => ({ 'X-ESIGN-API-Key': sb.keys[who].key, 'X-ESIGN-API-Secret': sb.keys[who].secret });
+const basic = (user: string, password: string) => ({ Authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` });
 
 /** One request to the sandbox: status, headers and the body as text (JSON parsed when it is JSON). */
-async function call(path, { method = 'GET', headers = keyHeaders(), body, base = sb.apiUrl } = {}) {
+async function call(
+	path: string,
+	{ method = 'GET', headers = keyHeaders(), body, base = sb.apiUrl }: { method?: string; headers?: Record<string, string>; body?: unknown; base?: string } = {},
+): Promise<{ status: number; headers: Headers; text: string; json: Json }> {
 	const res = await fetch(base + path, { method, headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
 	const text = await res.text();
-	let json;
+	let json: Json;
 	try {
 		json = JSON.parse(text);
 	} catch {
@@ -28,7 +31,7 @@ async function call(path, { method = 'GET', headers = keyHeaders(), body, base =
 	return { status: res.status, headers: res.headers, text, json };
 }
 
-const setFronts = (fronts) => control(sb, 'POST', '/__sandbox/fronts', fronts);
+const setFronts = (fronts: Json) => control(sb, 'POST', '/__sandbox/fronts', fronts);
 const lastLog = async () => (await requestLog(sb)).at(-1);
 
 test('every API GET route accepts and ignores an unknown _ parameter, and the request log records it', async () => {
@@ -74,7 +77,7 @@ describe('control', () => {
 	});
 
 	test('a wrong front setting is refused with what to send', async () => {
-		const refused = async (body) => (await call('/__sandbox/fronts', { method: 'POST', body, base: sb.url, headers: {} })).json.message;
+		const refused = async (body: Json) => (await call('/__sandbox/fronts', { method: 'POST', body, base: sb.url, headers: {} })).json.message;
 		expect(await refused({ firewall: true })).toMatch(/Unknown front firewall; fronts are basicAuth, cache, challenge, block, stripHeaders/);
 		expect(await refused({ block: 'cloudflare' })).toMatch(/kind must be one of wordfence, modsecurity, sucuri, solid/);
 		expect(await refused({ basicAuth: { user: 'staging' } })).toMatch(/needs user .* and password/);
@@ -121,7 +124,7 @@ describe('HTTP Basic auth', () => {
 });
 
 describe('GET cache', () => {
-	const titles = (res) => res.json.map((d) => d.title);
+	const titles = (res: { json: Json }) => res.json.map((d: Json) => d.title);
 
 	test('serves the kept answer for the same URL after a change, whatever Cache-Control says; another _ gets a fresh one', async () => {
 		await setFronts({ cache: { headers: ['x-cache', 'age'] } });
@@ -245,26 +248,13 @@ describe('stripped headers', () => {
 });
 
 describe('HTTPS', () => {
-	/** GET over HTTPS with node:https on a new connection: {status, body} or the TLS error's code and message. */
-	const httpsGet = (url, options = {}) =>
-		new Promise((resolve) => {
-			https
-				.get(url, { agent: false, ...options }, (res) => {
-					const chunks = [];
-					res.on('data', (c) => chunks.push(c));
-					res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString('utf8') }));
-				})
-				.on('error', (error) => resolve({ code: error.code, message: error.message }));
-		});
-
 	test('a certificate loads whatever its random serial number starts with (DER integers in their shortest form)', () => {
-		const { selfSignedCertificate } = require('./tls');
-		const randomBytes = crypto.randomBytes;
+		const randomBytes = nodeCrypto.randomBytes;
 		for (const start of [[0, 0x10], [0, 0x90], [0, 0], [0x80, 0]]) {
-			const spy = jest.spyOn(crypto, 'randomBytes').mockImplementation((n) => Buffer.concat([Buffer.from(start), randomBytes(n - 2)]));
+			const spy = jest.spyOn(nodeCrypto, 'randomBytes').mockImplementation(((n: number) => Buffer.concat([Buffer.from(start), randomBytes(n - 2)])) as never);
 			try {
 				const made = selfSignedCertificate({ hosts: ['127.0.0.1'], notBefore: Date.now(), notAfter: Date.now() + 60_000 });
-				expect(() => tls.createSecureContext({ key: made.key, cert: made.cert })).not.toThrow();
+				expect(() => loadCertificate({ key: made.key, cert: made.cert })).not.toThrow();
 			} finally {
 				spy.mockRestore();
 			}
@@ -279,10 +269,10 @@ describe('HTTPS', () => {
 		const site = await createSandbox({ port: 0, tls: variant });
 		try {
 			expect(site.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
-			expect(site.tls.cert).toMatch(/^-----BEGIN CERTIFICATE-----/);
+			expect(site.tls?.cert).toMatch(/^-----BEGIN CERTIFICATE-----/);
 			const headers = { 'X-ESIGN-API-Key': site.keys.admin.key, 'X-ESIGN-API-Secret': site.keys.admin.secret };
 			expect(await httpsGet(`${site.apiUrl}/stats`, { headers })).toMatchObject({ code: untrusted });
-			const untrust = trustCertificate(site.tls.cert);
+			const untrust = trustCertificate(String(site.tls?.cert));
 			let asTrusted;
 			try {
 				asTrusted = await httpsGet(`${site.apiUrl}/stats`, { headers });
@@ -295,7 +285,7 @@ describe('HTTPS', () => {
 			const insecure = await httpsGet(`${site.apiUrl}/documents`, { headers, rejectUnauthorized: false });
 			expect(insecure.status).toBe(200);
 			await makeDraft(site, { title: 'Over plain HTTP' });
-			expect(JSON.parse((await httpsGet(`${site.apiUrl}/documents`, { headers, rejectUnauthorized: false })).body)[0].title).toBe('Over plain HTTP');
+			expect(JSON.parse(String((await httpsGet(`${site.apiUrl}/documents`, { headers, rejectUnauthorized: false })).body))[0].title).toBe('Over plain HTTP');
 		} finally {
 			await site.close();
 		}

@@ -1,34 +1,36 @@
 // The sandbox's opt-in persistence (createSandbox({dataDir}), `npm run sandbox -- --data <dir>`): what `npm start`
-// relies on to find its documents after a restart. JavaScript because it reads files and starts the CLI.
-const fs = require('node:fs');
-const os = require('node:os');
-const path = require('node:path');
-const { spawn } = require('node:child_process');
-const { api, control, createSandbox, sample, sentDocument, upload } = require('../support');
-const { SAVE_DELAY_MS } = require('./persist');
+// relies on to find its documents after a restart. Files and the CLI go through ./nodeTools (the lint keeps
+// node: modules out of .ts files).
+import type { Json, Sandbox } from '../support';
+import { api, control, createSandbox, sample, sentDocument, upload } from '../support';
+import { runSandboxCli as runCli, tempFolder } from './nodeTools';
 
-let dir;
+let folder: ReturnType<typeof tempFolder>;
+let dir: string;
 beforeEach(() => {
-	dir = fs.mkdtempSync(path.join(os.tmpdir(), 'esign-sandbox-data-'));
+	folder = tempFolder('esign-sandbox-data-');
+	dir = folder.dir;
 });
-afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+afterEach(() => folder.remove());
 
-/** Polls the saved file until `check` holds for it (the save comes SAVE_DELAY_MS after the change; a busy machine is slower). */
-async function savedWhen(check) {
-	const deadline = Date.now() + 5000 + SAVE_DELAY_MS;
+/**
+ * The saved file once `check` holds for it. Waits for the sandbox's saves themselves (a change is saved
+ * SAVE_DELAY_MS after it), never a fixed time: jest's test timeout is the only hang guard.
+ */
+async function savedWhen(sb: Sandbox, check: (saved: Json) => boolean): Promise<Json> {
 	for (;;) {
-		const text = fs.existsSync(path.join(dir, 'state.json')) ? fs.readFileSync(path.join(dir, 'state.json'), 'utf8') : null;
-		const saved = text && JSON.parse(text);
+		// Asked before the file is read: a save between the read and the wait is never missed.
+		const next = sb.nextSave();
+		const saved = folder.exists('state.json') ? JSON.parse(folder.text('state.json')) : null;
 		if (saved && check(saved)) return saved;
-		if (Date.now() > deadline) throw new Error(`the data file was not saved as expected within 5 s: ${text && text.slice(0, 300)}`);
-		await new Promise((resolve) => setTimeout(resolve, 50));
+		await next;
 	}
 }
 
-const fileBytes = async (sb, id) => Buffer.from(await (await fetch(`${sb.url}/__sandbox/documents/${id}/file`)).arrayBuffer());
+const fileBytes = async (sb: Sandbox, id: string | number) => Buffer.from(await (await fetch(`${sb.url}/__sandbox/documents/${id}/file`)).arrayBuffer());
 
 /** A completed document (its signed PDF built), a second one sent, a receiver registered and one delivery made. */
-async function makeHistory(sb) {
+async function makeHistory(sb: Sandbox) {
 	const done = await sentDocument(sb, { title: 'Kept contract' });
 	for (const s of await control(sb, 'GET', `/__sandbox/signers?document_id=${done.id}`)) {
 		await control(sb, 'POST', `/__sandbox/sign/${s.token}/sign`, {});
@@ -41,8 +43,8 @@ async function makeHistory(sb) {
 }
 
 /** Everything a restart must keep, read through the API and the controls. */
-async function snapshot(sb, ids) {
-	const perDocument = {};
+async function snapshot(sb: Sandbox, ids: Array<string | number>): Promise<Json> {
+	const perDocument: Json = {};
 	for (const id of ids) {
 		perDocument[id] = {
 			document: (await api(sb, 'GET', `/documents/${id}`)).body,
@@ -67,7 +69,7 @@ async function snapshot(sb, ids) {
 
 test('a sandbox with dataDir keeps documents, signers, fields, files, audit, outbox, webhooks, deliveries and ids across a restart', async () => {
 	const first = await createSandbox({ port: 0, dataDir: dir });
-	expect(first.persistence).toMatchObject({ dir, file: path.join(dir, 'state.json'), restored: false, movedAside: null });
+	expect(first.persistence).toMatchObject({ dir, file: folder.path('state.json'), restored: false, movedAside: null });
 	const { done, open, signedPdf } = await makeHistory(first);
 	const before = await snapshot(first, [done.id, open.id]);
 	const counters = await control(first, 'GET', '/__sandbox/counters');
@@ -75,7 +77,7 @@ test('a sandbox with dataDir keeps documents, signers, fields, files, audit, out
 
 	const second = await createSandbox({ port: 0, dataDir: dir });
 	try {
-		expect(second.persistence.restored).toBe(true);
+		expect(second.persistence?.restored).toBe(true);
 		expect(await snapshot(second, [done.id, open.id])).toEqual(before);
 		// The signed PDF is the one built before the restart, byte for byte (not rebuilt with new dates).
 		expect((await fileBytes(second, done.id)).equals(signedPdf)).toBe(true);
@@ -87,7 +89,7 @@ test('a sandbox with dataDir keeps documents, signers, fields, files, audit, out
 		// Id sequences go on: nothing is handed out twice.
 		const next = await sentDocument(second, { title: 'After restart' });
 		expect(Number(next.id)).toBe(Number(open.id) + 1);
-		expect(Math.min(...next.signers.map((s) => Number(s.id)))).toBe(Math.max(...before.signers.map((s) => Number(s.id))) + 1);
+		expect(Math.min(...next.signers.map((s: Json) => Number(s.id)))).toBe(Math.max(...before.signers.map((s: Json) => Number(s.id))) + 1);
 		const receiver = await control(second, 'POST', '/__sandbox/webhooks', { url: 'http://127.0.0.1:9/other' });
 		expect(receiver.receiver.id).toBe(before.webhooks.webhooks[0].id + 1);
 	} finally {
@@ -100,17 +102,17 @@ test('changes are saved shortly after they happen (not only on close), atomicall
 	try {
 		// A4 is a sample no seed template uses, so its bytes are kept for this document alone.
 		const doc = await upload(sb, await sample(sb, 'a4.pdf'), 'a4.pdf', 'Saved without a close');
-		const saved = await savedWhen((data) => data.data.documents.$map.length === 1);
-		const documents = new Map(saved.data.documents.$map);
+		const saved = await savedWhen(sb, (data) => data.data.documents.$map.length === 1);
+		const documents = new Map<number, Json>(saved.data.documents.$map);
 		expect(documents.get(Number(doc.id))).toMatchObject({ title: 'Saved without a close', status: 'draft' });
-		expect(fs.readdirSync(dir).sort()).toEqual(['files', 'state.json']);
+		expect(folder.list()).toEqual(['files', 'state.json']);
 		// The uploaded bytes are a file named by their SHA-256, referred to from the state.
 		const hash = documents.get(Number(doc.id)).file.data.$file;
-		expect(fs.readFileSync(path.join(dir, 'files', hash)).equals(sb.state.documents.get(Number(doc.id)).file.data)).toBe(true);
+		expect(folder.bytes(`files/${hash}`).equals(sb.state.documents.get(Number(doc.id)).file.data)).toBe(true);
 		// A reset is a change too: what is saved is the fresh site, and the bytes nothing refers to any more go.
 		await control(sb, 'POST', '/__sandbox/reset');
-		expect((await savedWhen((data) => data.data.ids.document === 0)).data.documents.$map).toEqual([]);
-		expect(fs.existsSync(path.join(dir, 'files', hash))).toBe(false);
+		expect((await savedWhen(sb, (data) => data.data.ids.document === 0)).data.documents.$map).toEqual([]);
+		expect(folder.exists('files', hash)).toBe(false);
 	} finally {
 		await sb.close();
 	}
@@ -122,10 +124,10 @@ test('resetData starts over: no documents, ids from 1, the seed templates', asyn
 	await first.close();
 	const sb = await createSandbox({ port: 0, dataDir: dir, resetData: true });
 	try {
-		expect(sb.persistence.restored).toBe(false);
+		expect(sb.persistence?.restored).toBe(false);
 		expect((await api(sb, 'GET', '/documents')).body).toEqual([]);
 		expect((await control(sb, 'GET', '/__sandbox/webhooks')).webhooks).toEqual([]);
-		expect((await api(sb, 'GET', '/templates')).body.map((t) => t.name)).toEqual(['Rental Agreement', 'Mutual NDA', "Uma's Offer Letter"]);
+		expect((await api(sb, 'GET', '/templates')).body.map((t: Json) => t.name)).toEqual(['Rental Agreement', 'Mutual NDA', "Uma's Offer Letter"]);
 		expect((await sentDocument(sb)).id).toBe('1');
 	} finally {
 		await sb.close();
@@ -133,17 +135,17 @@ test('resetData starts over: no documents, ids from 1, the seed templates', asyn
 });
 
 describe('a data file that cannot be read is moved aside, named in a warning, and the sandbox starts fresh', () => {
-	const cases = {
+	const cases: Record<string, () => string> = {
 		'not JSON': () => '{"format": "esign-sandbox-data", "version": 1, "data": {"documents": ',
 		'another format': () => JSON.stringify({ hello: 'world' }),
 		'an altered stored file': () => {
-			const [name] = fs.readdirSync(path.join(dir, 'files'));
-			fs.appendFileSync(path.join(dir, 'files', name), 'x');
-			return fs.readFileSync(path.join(dir, 'state.json'), 'utf8');
+			const [name] = folder.list('files');
+			folder.append(`files/${name}`, 'x');
+			return folder.text('state.json');
 		},
 		'a missing stored file': () => {
-			const state = JSON.parse(fs.readFileSync(path.join(dir, 'state.json'), 'utf8'));
-			fs.rmSync(path.join(dir, 'files'), { recursive: true });
+			const state = JSON.parse(folder.text('state.json'));
+			folder.remove('files');
 			return JSON.stringify(state);
 		},
 	};
@@ -153,18 +155,18 @@ describe('a data file that cannot be read is moved aside, named in a warning, an
 			await sentDocument(first);
 			await first.close();
 			const text = corrupt();
-			fs.writeFileSync(path.join(dir, 'state.json'), text);
+			folder.write('state.json', text);
 			const warn = jest.spyOn(console, 'warn').mockImplementation(() => {});
 			const sb = await createSandbox({ port: 0, dataDir: dir });
 			try {
-				const { file, movedAside, warning, restored } = sb.persistence;
+				const { file, movedAside, warning, restored } = sb.persistence ?? {};
 				expect(restored).toBe(false);
 				expect(movedAside).toMatch(/state\.json\.corrupt-/);
-				expect(fs.readFileSync(movedAside, 'utf8')).toBe(text);
-				expect(warning).toContain(file);
-				expect(warning).toContain(movedAside);
+				expect(folder.readAt(String(movedAside))).toBe(text);
+				expect(warning).toContain(String(file));
+				expect(warning).toContain(String(movedAside));
 				expect(warning).toMatch(/starts with fresh data/);
-				expect(warn).toHaveBeenCalledWith(expect.stringContaining(movedAside));
+				expect(warn).toHaveBeenCalledWith(expect.stringContaining(String(movedAside)));
 				expect((await api(sb, 'GET', '/documents')).body).toEqual([]);
 			} finally {
 				warn.mockRestore();
@@ -197,39 +199,17 @@ test('without dataDir the sandbox keeps its data in memory only', async () => {
 	}
 });
 
-/** Runs `npm run sandbox` with these arguments until it prints its banner, then stops it (SIGTERM). */
-function runCli(args) {
-	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, [path.join(__dirname, 'cli.js'), '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-		let out = '';
-		const take = (chunk) => {
-			out += chunk;
-			const url = /running at (\S+)/.exec(out)?.[1];
-			if (url && out.includes('Ctrl-C') && !child.stopping) {
-				child.stopping = true;
-				resolve({ url, out, stop: () => new Promise((done) => { child.once('exit', done); child.kill('SIGTERM'); }) });
-			}
-		};
-		child.stdout.on('data', take);
-		child.stderr.on('data', take);
-		child.once('exit', (code) => {
-			if (!child.stopping) resolve({ code, out });
-		});
-		child.once('error', reject);
-	});
-}
-
 test('npm run sandbox: --data keeps the data across runs, --reset starts over, --reset alone is refused', async () => {
 	const one = await runCli(['--data', dir]);
 	expect(one.out).toContain(`Data:           kept in ${dir} (fresh)`);
-	await control({ url: one.url }, 'POST', '/__sandbox/seed/documents', { count: 2 });
-	await one.stop();
+	await control({ url: String(one.url) } as Sandbox, 'POST', '/__sandbox/seed/documents', { count: 2 });
+	await one.stop?.();
 	const two = await runCli([`--data=${dir}`]);
 	expect(two.out).toContain('(2 document(s) restored)');
-	await two.stop();
+	await two.stop?.();
 	const three = await runCli(['--data', dir, '--reset']);
 	expect(three.out).toContain(`kept in ${dir} (fresh)`);
-	await three.stop();
+	await three.stop?.();
 	const refused = await runCli(['--reset']);
 	expect(refused.code).toBe(1);
 	expect(refused.out).toContain('give --data too');
