@@ -257,7 +257,8 @@ async function queueMode(tarball, sb) {
 		const times = answerTimes(deliveries);
 		const stored = storedIds(TRIGGER_WORKFLOW_ID);
 		defaults = { first: statusCounts(first), redelivered: again.length, executions: byDoc.size, lost: missing.length, times, stored: ids.filter((_, i) => stored.has(shortId(deliveries[i].body))).length };
-		return `first answers ${defaults.first}; ${again.length} sent again (answered ${statusCounts(again.map((d) => d.status))})`;
+		const answered = again.length ? ` (answered ${statusCounts(again.map((d) => d.status))})` : '';
+		return `first answers ${defaults.first}; ${again.length} sent again${answered}`;
 	});
 	if (defaults) {
 		await measure(`n8n's defaults: what the burst left`, async () =>
