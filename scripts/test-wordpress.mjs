@@ -91,7 +91,10 @@ async function runExamples(tag, n8n, site, credentialId) {
 main(async () => {
 	await ensureRuntime('2');
 	// Every Debian package this run needs (the firewall pass's too) first, so the watchdog times the tests alone.
-	ensureWordPressPackages(say, { tls: !FIREWALL_ONLY, waf: true });
+	const installed = await check('Debian packages for the site and its fronts (WordPress, PHP, MariaDB, nginx, Apache with ModSecurity)', async () => {
+		ensureWordPressPackages(say, { tls: !FIREWALL_ONLY, waf: true });
+	});
+	if (!installed) return;
 	watchdog('WP_TIMEOUT_MIN', 30);
 	const work = fs.mkdtempSync(path.join(os.tmpdir(), 'esign-wordpress-test-'));
 	cleanups.push(() => (KEEP ? say(`kept ${work}`) : fs.rmSync(work, { recursive: true, force: true })));
