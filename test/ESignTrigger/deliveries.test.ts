@@ -4,6 +4,8 @@
 // the way n8n stores it between webhook calls.
 import * as crypto from 'crypto';
 
+import { sleep } from 'n8n-workflow';
+
 import * as h from '../harness';
 import { offlineCredentials } from '../support';
 
@@ -242,7 +244,7 @@ describe('a 200 is a promise: n8n answers once the run exists, and nothing is re
 		return { reached, release: () => release(), fail: (error: Error) => fail(error), beforeRun: () => (reach(), outcome) };
 	}
 	/** Lets a copy sent now reach its wait for the first (2 s long): if it took longer, it would find the first answered, which the checks below accept too. */
-	const copyWaiting = () => new Promise((resolve) => setTimeout(resolve, 300));
+	const copyWaiting = () => sleep(300);
 
 	test('identical copies at the same moment: the copy waits for n8n\'s answer to the first, then is a repeat', async () => {
 		const workflowId = newWorkflowId();
