@@ -148,6 +148,16 @@ export async function createInstance({ line = '2', tarball, userFolder, keep = f
 			const [cmd, ...pre] = [...wrap, nodeBin()];
 			return run(cmd, [...pre, n8nBin(line), ...args], { cwd: userFolder, env: e, check, timeoutMs });
 		},
+		/** Runs SQL on the instance's SQLite database (single mode) with n8n's own sqlite3 module, while n8n runs. */
+		async sqlite(sql) {
+			const db = path.join(userFolder, '.n8n', 'database.sqlite');
+			const script = `const s=require('sqlite3');const d=new s.Database(${JSON.stringify(db)});d.exec(${JSON.stringify(sql)},(e)=>{d.close();if(e){console.error(e.message);process.exit(1)}})`;
+			await run(nodeBin(), ['-e', script], { cwd: path.dirname(path.dirname(n8nBin(line))) });
+		},
+		/** Makes the database refuse (on) or accept (off) new executions: what a full disk or a locked database does to n8n. */
+		async refuseExecutions(on) {
+			await n8n.sqlite(on ? "CREATE TRIGGER IF NOT EXISTS esign_e2e_refuse BEFORE INSERT ON execution_entity BEGIN SELECT RAISE(ABORT, 'refused by the e2e test'); END;" : 'DROP TRIGGER IF EXISTS esign_e2e_refuse;');
+		},
 		/** Every node type n8n loads (offline); entries have .name like `n8n-nodes-esign.eSign`. */
 		async exportNodes() {
 			const out = path.join(fs.mkdtempSync(path.join(userFolder, 'export-')), 'nodes.json');
