@@ -1,6 +1,7 @@
 // The ids the eSign Trigger remembers deliveries by (nodes/ESignTrigger/deliveries.ts): computed alike in the webhook
 // call that checks a delivery and in the run that records it, from the item alone.
 import * as crypto from 'crypto';
+import type { IDataObject } from 'n8n-workflow';
 
 import { REMEMBERED_DELIVERIES, bytesId, identifiesOneOccurrence, occurrenceId, remember, storedIds } from '../../../nodes/ESignTrigger/deliveries';
 
@@ -54,7 +55,7 @@ describe('identifiesOneOccurrence', () => {
 
 describe('remember', () => {
 	test('appends new ids after those stored, keeps each once, and keeps the last 200', () => {
-		const staticData: Record<string, unknown> = {};
+		const staticData: IDataObject = {};
 		const ids = Array.from({ length: REMEMBERED_DELIVERIES + 5 }, (_, i) => `id${String(i).padStart(14, '0')}`);
 		remember(staticData, ids.slice(0, 3));
 		remember(staticData, [ids[1], ids[3]]);
@@ -66,7 +67,7 @@ describe('remember', () => {
 
 	test('replaces the earlier store (hex hashes), keeping its ids as bytes ids', () => {
 		const raw = Buffer.from('old body');
-		const staticData: Record<string, unknown> = { acceptedDeliveries: [crypto.createHash('sha256').update(raw).digest('hex'), 'junk'] };
+		const staticData: IDataObject = { acceptedDeliveries: [crypto.createHash('sha256').update(raw).digest('hex'), 'junk'] };
 		expect(storedIds(staticData)).toEqual([bytesId(raw)]);
 		remember(staticData, ['newid0000000000a']);
 		expect(staticData).toEqual({ acceptedIds: `${bytesId(raw)}newid0000000000a` });
