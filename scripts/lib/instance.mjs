@@ -289,9 +289,9 @@ export async function createInstance({ line = '2', tarball, userFolder, keep = f
 		 * start one; resolves them with their run data. There is no settle time: the caller knows when nothing more
 		 * can arrive, and says so by when it calls this, or with `after`:
 		 * - Webhook deliveries: call it once every delivery has been answered (the site's record of each says so).
-		 *   A delivery that starts a run is answered by the eSign Trigger itself ("Workflow was started", before its
-		 *   download) and n8n creates the execution after that; so such runs are among the `count` waited for here
-		 *   (the caller counts those answers). Every other answer is given after the node returned no run: n8n's own
+		 *   A delivery that starts a run is answered by n8n "Workflow was started" (2.x once the execution exists, 1.x
+		 *   just before it creates it); so such runs are among the `count` waited for here (the caller counts those
+		 *   answers). Every other answer is given after the node returned no run: n8n's own
 		 *   "Webhook call received" for an event not selected, or the trigger's refusals (401, repeated or stale
 		 *   delivery), which return no workflowData in the same step as the answer. n8n starts a run only from
 		 *   workflowData, so such a delivery starts none, then or later.
