@@ -92,10 +92,13 @@ export function storedIds(staticData: IDataObject): string[] {
 export function remember(staticData: IDataObject, ids: readonly string[]): void {
 	const kept = storedIds(staticData);
 	const seen = new Set(kept);
+	const before = kept.length;
 	for (const id of ids) {
 		if (!seen.has(id)) kept.push(id);
 		seen.add(id);
 	}
+	// Nothing new, and already in today's format: leave the static data unchanged (n8n then has nothing to save).
+	if (kept.length === before && typeof staticData[STORE_KEY] === 'string') return;
 	staticData[STORE_KEY] = kept.slice(-REMEMBERED_DELIVERIES).join('');
 	delete staticData[OLD_STORE_KEY];
 }

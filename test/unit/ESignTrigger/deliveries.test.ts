@@ -65,6 +65,17 @@ describe('remember', () => {
 		expect(String(staticData.acceptedIds)).toHaveLength(REMEMBERED_DELIVERIES * 16);
 	});
 
+	test('changes nothing when it has nothing new to add (n8n then has nothing to save)', () => {
+		const staticData: IDataObject = { acceptedIds: 'aaaaaaaaaaaaaaaa' };
+		const changes: string[] = [];
+		const watched = new Proxy(staticData, { set: (target, key, value) => (changes.push(String(key)), Reflect.set(target, key, value)) });
+		remember(watched, ['aaaaaaaaaaaaaaaa']);
+		remember(watched, []);
+		expect(changes).toEqual([]);
+		remember(watched, ['bbbbbbbbbbbbbbbb']);
+		expect(changes).toEqual(['acceptedIds']);
+	});
+
 	test('replaces the earlier store (hex hashes), keeping its ids as bytes ids', () => {
 		const raw = Buffer.from('old body');
 		const staticData: IDataObject = { acceptedDeliveries: [crypto.createHash('sha256').update(raw).digest('hex'), 'junk'] };
