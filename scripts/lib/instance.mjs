@@ -9,7 +9,7 @@ import path from 'node:path';
 import { LINES, activeServers, freePort, installPackageTarball, n8nBin, n8nEnv, nodeBin, portIsFree, run, sleep } from './runtime.mjs';
 import { CREDENTIAL, NODE_TYPES, TRIGGER_WORKFLOW_ID, prepareExamples, waitForWebhook } from './esign.mjs';
 import { assert, runError } from './expectations.mjs';
-import { waitFor, waitingFor } from './waits.mjs';
+import { waitingFor } from './waits.mjs';
 
 export const DEFAULT_OWNER = { email: 'owner@example.com', firstName: 'eSign', lastName: 'Owner', password: 'ESign-Sandbox-2026' };
 
