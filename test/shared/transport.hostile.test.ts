@@ -64,7 +64,7 @@ describe('redirects are never followed', () => {
 			const res = await esign(sb, { resource: 'document', operation: 'get', documentId: rl(doc.id) });
 			expect(res.items).toEqual([]);
 			expect(res.error.message).toBe(`The site redirects ${sb.url}${API}/documents/${doc.id} to ${other.url}${API}/documents/${doc.id}`);
-			expect(res.error.description.startsWith(`Use ${other.url} as the Site URL in the credential. `)).toBe(true);
+			expect(res.error.description?.startsWith(`Use ${other.url} as the Site URL in the credential. `)).toBe(true);
 			expect(res.error.description).toMatch(/does not follow redirects/);
 			expect(res.error.httpCode).toBe(String(status));
 			expectNothingLeaked();
