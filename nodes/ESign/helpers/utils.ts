@@ -43,10 +43,6 @@ export function toExecutionData(data: IDataObject | IDataObject[]): INodeExecuti
 	return (Array.isArray(data) ? data : [data]).map((json) => ({ json }));
 }
 
-export function isValidEmail(email: string): boolean {
-	return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email);
-}
-
 export function fileStem(fileName: string): string {
 	const base = fileName.split(/[\\/]/).pop() ?? fileName;
 	const dot = base.lastIndexOf('.');
