@@ -9,6 +9,7 @@ import type {
 
 import { credentialTestRules } from '../nodes/shared/transport/advice';
 import { basicAuthHeader } from '../nodes/shared/transport/basicAuth';
+import { NETWORK_CODES_NOTICE } from '../nodes/shared/transport/network';
 import { apiRootExpression } from '../nodes/shared/transport/siteUrl';
 
 export class ESignApi implements ICredentialType {
@@ -114,8 +115,7 @@ export class ESignApi implements ICredentialType {
 				'Whether to connect even if the SSL certificate cannot be verified (self-signed, expired, other host name, internal certificate authority). For staging sites only: it turns off the check that n8n talks to the real site.',
 		},
 		{
-			displayName:
-				'If Test shows only a code: ECONNREFUSED = nothing answers at that address and port (is the site up, the port right?); ENOTFOUND = the host name does not exist (typo, or internal DNS); ETIMEDOUT/ECONNABORTED = no answer in time (firewall?); DEPTH_ZERO_SELF_SIGNED_CERT, SELF_SIGNED_CERT_IN_CHAIN, CERT_HAS_EXPIRED, ERR_TLS_CERT_ALTNAME_INVALID, UNABLE_TO_VERIFY_LEAF_SIGNATURE = the site\'s HTTPS certificate is not trusted (staging only: Ignore SSL Issues); EPROTO = the address is http only, use http://. The eSign nodes explain these in full.',
+			displayName: NETWORK_CODES_NOTICE,
 			name: 'networkCodesNotice',
 			type: 'notice',
 			default: '',

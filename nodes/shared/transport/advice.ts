@@ -177,6 +177,15 @@ export const ADVICE = {
 
 export type AdviceKey = keyof typeof ADVICE;
 
+/** What a failed write did, added to a description (each starts with a space). */
+export const WRITE_NOTES = {
+	/** No answer, a 5xx or a page after a write: it may have run, and a write is never sent again. */
+	mayHaveRun:
+		' The site may still have carried out the request, so it was not repeated automatically (repeating a send would email every signer twice). Check the document before running it again.',
+	/** Something in front of WordPress answered: the write never ran. */
+	notReached: ' The request did not reach WordPress, so nothing was changed.',
+};
+
 /** A row's text with its `{name}` slots filled in (a slot without a value stays as it is). */
 export function fill(text: string, values: Record<string, string | number> = {}): string {
 	return text.replace(/\{(\w+)\}/g, (slot, name: string) => (name in values ? String(values[name]) : slot));

@@ -1,7 +1,7 @@
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { ADVICE, explained } from './advice';
+import { ADVICE, WRITE_NOTES, explained } from './advice';
 import type { SitePage } from './answer';
 import { blank, snippet } from './answer';
 import type { Headers } from './fronts';
@@ -67,8 +67,12 @@ function pageAdvice(page: SitePage | undefined, status: number, url = ''): strin
 	return explained(page === 'html' ? 'webPage' : 'notJson');
 }
 
-const WRITE_NOTE =
-	' The site may still have carried out the request, so it was not repeated automatically (repeating a send would email every signer twice). Check the document before running it again.';
+const WRITE_NOTE = WRITE_NOTES.mayHaveRun;
+
+/** The start of an answer that is not the API's, as the descriptions end with it (secrets already blanked). */
+export function answerStart(shown: string): string {
+	return shown ? ` Start of the answer: «${shown}»` : '';
+}
 
 export function build(
 	info: RequestInfo,
@@ -94,8 +98,8 @@ function frontError(info: RequestInfo, status: number, front: ReturnType<typeof 
 	const advice = frontAdvice(front, info.basicAuth);
 	const message = `${advice.message} (HTTP ${status} to ${info.method} ${info.endpoint})`;
 	let description = advice.description;
-	if (info.method !== 'GET') description += ' The request did not reach WordPress, so nothing was changed.';
-	if (shown && front !== 'basicAuth') description += ` Start of the answer: «${shown}»`;
+	if (info.method !== 'GET') description += WRITE_NOTES.notReached;
+	if (front !== 'basicAuth') description += answerStart(shown);
 	const error = build(info, { code: `blocked_${front}`, message, status } as JsonObject, message, description, status);
 	error.context.apiCode = front === 'basicAuth' ? 'basic_auth_required' : `blocked_${front}`;
 	return error;
@@ -121,7 +125,7 @@ export function notApiAnswerError(
 		? explained('wrongShape')
 		: ((phpDropped && uploadLimitAdvice(info, 413 === status ? 413 : 400)) || pageAdvice(page, status, info.url));
 	if (info.method !== 'GET' && status < 400) description += WRITE_NOTE;
-	description += shown ? ` Start of the answer: «${shown}»` : ' The answer was empty.';
+	description += answerStart(shown) || ' The answer was empty.';
 	const error = build(info, { code: 'invalid_response', message, status } as JsonObject, message, description, status);
 	error.context.apiCode = page === 'critical' ? 'site_critical_error' : page === 'maintenance' ? 'site_maintenance' : 'invalid_response';
 	return error;
