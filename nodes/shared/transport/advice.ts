@@ -1,10 +1,10 @@
 /**
  * What to do when the site, or something in front of it, does not give the eSign API's answer: one row per
- * cause, the only place these texts live. The node's errors (errors.ts, fronts.ts, redirect.ts) and the
- * credential test (credentialTestRules, the credential's `rules`) both read them. Each row follows n8n's UX
- * guidelines for errors: `message` says what happened (no full stop), `description` how to get unstuck.
- * `{name}` marks a value filled in where the row is used (fill): the node fills in the real address, the
- * credential test (which sees only the status) general words.
+ * cause, the only place these texts live. The node's errors (errors.ts, fronts.ts, redirect.ts, firewall.ts)
+ * and the credential test (credentialTestRules, the credential's `rules`) both read them. Each row follows
+ * n8n's UX guidelines for errors: `message` says what happened (no full stop), `description` how to get
+ * unstuck. `{name}` marks a value filled in where the row is used (fill): the node fills in the real address,
+ * the credential test (which sees only the status) general words.
  */
 
 export interface Advice {
