@@ -1,6 +1,7 @@
 import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { documentEvent, downloadOptions } from '../shared/triggerDescriptions';
 import { forgetSiteAccess } from '../shared/transport';
 import { ANY_CHANGE, NEW_DOCUMENT } from './common';
 import { pollOnce } from './poll';
@@ -52,31 +53,11 @@ export class ESignStatusTrigger implements INodeType {
 						value: ANY_CHANGE,
 						description: 'Every status change of a document, including a move back to draft',
 					},
-					{
-						name: 'Document Completed',
-						value: 'document.completed',
-						description: 'Every signer has signed',
-					},
-					{
-						name: 'Document Declined',
-						value: 'document.declined',
-						description: 'A signer declined',
-					},
-					{
-						name: 'Document Expired',
-						value: 'document.expired',
-						description: 'The document expired before everyone signed',
-					},
-					{
-						name: 'Document Sent',
-						value: 'document.sent',
-						description: 'The document was sent to its signers',
-					},
-					{
-						name: 'Document Viewed',
-						value: 'document.viewed',
-						description: 'A signer opened the document',
-					},
+					documentEvent('document.completed'),
+					documentEvent('document.declined'),
+					documentEvent('document.expired'),
+					documentEvent('document.sent'),
+					documentEvent('document.viewed'),
 					{
 						name: 'New Document',
 						value: NEW_DOCUMENT,
@@ -106,22 +87,7 @@ export class ESignStatusTrigger implements INodeType {
 				placeholder: 'Add option',
 				default: {},
 				options: [
-					{
-						displayName: 'Binary Property',
-						name: 'binaryPropertyName',
-						type: 'string',
-						default: 'data',
-						displayOptions: { show: { downloadDocument: [true] } },
-						description: 'Name of the binary property to put the downloaded document in',
-					},
-					{
-						displayName: 'Download Document',
-						name: 'downloadDocument',
-						type: 'boolean',
-						default: false,
-						description:
-							'Whether to attach the signed PDF as binary data to completed documents. If the download fails, the event is still emitted, with the error in "downloadError".',
-					},
+					...downloadOptions('the signed PDF', 'to completed documents'),
 					{
 						displayName: 'Emit Existing',
 						name: 'emitExisting',

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import { downloadDocument, downloadErrorText } from '../shared/documentFile';
+import { attachDocumentFile } from '../shared/documentFile';
 import type { ESignRequestOptions, Expectation } from '../shared/transport';
 import { eSignApiGetIfFound } from '../shared/transport';
 import type { ReadDocument } from './signers';
@@ -48,17 +48,11 @@ export function documentReader(
 	};
 }
 
+/** Download Document: the signed file on each completed document's item (the shared trigger download). */
 export async function attachFiles(this: IPollFunctions, items: INodeExecutionData[], options: PollOptions): Promise<void> {
 	if (options.downloadDocument !== true) return;
-	const property = options.binaryPropertyName?.trim() || 'data';
 	for (const item of items) {
-		const doc = item.json.document as IDataObject;
 		if (item.json.event !== 'document.completed') continue;
-		try {
-			const file = await downloadDocument.call(this, String(doc.id), { ...POLL_REQUEST, maxRateLimitWait: 5 });
-			item.binary = { [property]: file.binary };
-		} catch (error) {
-			item.json.downloadError = downloadErrorText(error);
-		}
+		await attachDocumentFile.call(this, item, (item.json.document as IDataObject).id, options as IDataObject);
 	}
 }

@@ -1,7 +1,17 @@
-import type { IHookFunctions, INodeType, INodeTypeDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	IHookFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { documentEvent, downloadOptions } from '../shared/triggerDescriptions';
 import { ANY_EVENT, receiveDelivery } from './receive';
+import { runDelivery } from './run';
 
 export class ESignTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -33,7 +43,10 @@ export class ESignTrigger implements INodeType {
 			{
 				name: 'default',
 				httpMethod: 'POST',
+				// n8n answers an accepted delivery itself, once the run exists (n8n 2.x): {"message":"Workflow was
+				// started"}. An empty responseData selects that body (n8n's default, 'firstEntryJson', is sent as text).
 				responseMode: 'onReceived',
+				responseData: '',
 				path: 'esign',
 			},
 		],
@@ -71,36 +84,16 @@ export class ESignTrigger implements INodeType {
 						description:
 							'Every correctly signed notification, whatever its event name (the site’s full list of events is not documented)',
 					},
-					{
-						name: 'Document Completed',
-						value: 'document.completed',
-						description: 'Every signer has signed',
-					},
-					{
-						name: 'Document Declined',
-						value: 'document.declined',
-						description: 'A signer declined (the reason is in data.decline_reason)',
-					},
-					{
-						name: 'Document Expired',
-						value: 'document.expired',
-						description: 'The document expired before everyone signed',
-					},
-					{
-						name: 'Document Sent',
-						value: 'document.sent',
-						description: 'The document was sent to its signers',
-					},
+					documentEvent('document.completed'),
+					documentEvent('document.declined', ' (the reason is in data.decline_reason)'),
+					documentEvent('document.expired'),
+					documentEvent('document.sent'),
 					{
 						name: 'Document Signed',
 						value: 'document.signed',
 						description: 'One signer signed (others may still be pending)',
 					},
-					{
-						name: 'Document Viewed',
-						value: 'document.viewed',
-						description: 'A signer opened the document',
-					},
+					documentEvent('document.viewed'),
 				],
 			},
 			{
@@ -109,7 +102,7 @@ export class ESignTrigger implements INodeType {
 				type: 'boolean',
 				default: true,
 				description:
-					"Whether a delivery this trigger already accepted, sent again (the site retries, an admin resends), is answered 200 without running the workflow again. It applies to bodies that name one occurrence: Document Completed and Document Declined, or any event whose body carries a time or a delivery ID; other events always run. It holds for repeats that arrive one after another. Copies that arrive at the same moment in queue mode, on different n8n processes, can each run once. The last 200 accepted deliveries are remembered as short hashes in the workflow's static data; no bodies are stored.",
+					"Whether a delivery whose run already exists, sent again (the site retries, an admin resends), is answered 200 without running the workflow again. A delivery n8n could not start a run for (it answered 5xx) is never taken for a repeat: sent again, it runs once. It applies to bodies that name one occurrence: Document Completed and Document Declined, or any event whose body carries a time or a delivery ID; other events always run. It holds for repeats that arrive one after another, and for copies that arrive at the same moment at one n8n process; copies that arrive at the same moment at different n8n processes (queue mode) can each run once. Each run remembers its delivery as a short hash in the workflow's static data (the last 200; no bodies are stored).",
 			},
 			{
 				displayName: 'Options',
@@ -118,26 +111,10 @@ export class ESignTrigger implements INodeType {
 				placeholder: 'Add option',
 				default: {},
 				options: [
-					{
-						displayName: 'Binary Property',
-						name: 'binaryPropertyName',
-						type: 'string',
-						default: 'data',
-						displayOptions: {
-							show: {
-								downloadDocument: [true],
-							},
-						},
-						description: 'Name of the binary property to put the downloaded document in',
-					},
-					{
-						displayName: 'Download Document',
-						name: 'downloadDocument',
-						type: 'boolean',
-						default: false,
-						description:
-							'Whether to fetch the document file through the API and attach it as binary data, for events that carry data.document_id. After completion this is the signed PDF. If the download fails, the event is still emitted, with the error in "downloadError".',
-					},
+					...downloadOptions(
+						'the document file (after completion: the signed PDF)',
+						'to events that carry data.document_id. It is fetched in the run, after n8n has answered the site, so it never delays the answer',
+					),
 					{
 						displayName: 'Include Headers',
 						name: 'includeHeaders',
@@ -152,7 +129,7 @@ export class ESignTrigger implements INodeType {
 						typeOptions: { minValue: 0 },
 						default: 0,
 						description:
-							'Deliveries whose signed "timestamp" is older than this are answered 200 without running the workflow (so the site does not retry them) and logged. Needs a "timestamp" member in the webhook body, which the API documentation does not promise: a delivery without one is always accepted, so on such a site this option does nothing. 0 = accept any age. The timestamp has no time zone: set Site Time Zone.',
+							'Deliveries whose signed "timestamp" is older than this many minutes are answered 200 without running the workflow (so the site does not retry them), and logged. Reads ISO 8601 times (with Z or an offset), Unix times, and the API\'s "YYYY-MM-DD HH:MM:SS" in the Site Time Zone. A delivery without a timestamp, or with one it cannot read, runs and is logged as unchecked: the API documentation does not promise a timestamp, so on such a site this option does nothing. 0 = accept any age.',
 					},
 					{
 						displayName: 'Site Time Zone',
@@ -161,7 +138,7 @@ export class ESignTrigger implements INodeType {
 						default: 'UTC',
 						placeholder: 'e.g. Europe/Berlin',
 						description:
-							'The time zone of the site\'s clock (WordPress → Settings → General), used to read the "timestamp" of deliveries for Reject Deliveries Older Than. An IANA name such as UTC or America/New_York.',
+							'The time zone of the site\'s clock (WordPress → Settings → General), used to read a delivery "timestamp" that carries no zone (the API\'s "YYYY-MM-DD HH:MM:SS") for Reject Deliveries Older Than. An IANA name such as UTC or America/New_York.',
 					},
 				],
 			},
@@ -187,5 +164,10 @@ export class ESignTrigger implements INodeType {
 	/** One signed delivery from the site; the steps are in receive.ts. */
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		return await receiveDelivery.call(this);
+	}
+
+	/** The trigger's step in the run of an accepted delivery (run.ts): records it, attaches the file. */
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await runDelivery.call(this);
 	}
 }

@@ -1,14 +1,12 @@
-import type { IBinaryKeyData, IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import { downloadDocument, downloadErrorText } from '../shared/documentFile';
-import { idFromAnswer, isPlainObject } from '../shared/values';
-import { deliveryId, identifiesOneOccurrence, isRepeat, isValidTimeZone, remember, siteTimeToEpoch } from './deliveries';
+import { isPlainObject } from '../shared/values';
+import { bytesId, identifiesOneOccurrence, occurrenceId, storedIds } from './deliveries';
+import type { AnsweredResponse } from './inProcess';
+import { claimDelivery, triggerKey } from './inProcess';
+import { deliveryTime, isValidTimeZone } from './timestamps';
 import { SIGNATURE_FAILURE_MESSAGES, SIGNATURE_HEADER, verifySignature } from './verifySignature';
-
-/** Seconds for the Download Document request: short, so a slow site never holds up the event. */
-const DOWNLOAD_TIMEOUT_SECONDS = 10;
-const DOWNLOAD_MAX_RATE_LIMIT_WAIT_SECONDS = 5;
 
 export const ANY_EVENT = '*';
 
@@ -20,7 +18,7 @@ const CREDENTIAL_RETRY_MS = [100, 250, 500, 1000];
 /** Seconds a site is asked to wait before it tries again when the credential could not be read. */
 const RETRY_AFTER_SECONDS = 10;
 
-interface WebhookResponse {
+interface WebhookResponse extends AnsweredResponse {
 	status(code: number): WebhookResponse;
 	setHeader(name: string, value: string): unknown;
 	json(body: unknown): WebhookResponse;
@@ -39,8 +37,11 @@ interface Delivery {
 }
 
 /**
- * One delivery, step by step: verify → parse → select → age/repeat → answer → download. A step that
- * refuses answers the caller itself; none of them starts an execution.
+ * One delivery, step by step: verify → parse → select → age → repeat → hand over. A step that refuses answers the
+ * caller itself and starts no execution. An accepted delivery is handed to n8n, which answers it: n8n 2.x answers
+ * 200 only once it has created the run (queued it, in queue mode) and 500 when it cannot, so a 200 is a promise
+ * (webhook-helpers.ts executeWebhook, n8n 2.41.1; docs/triggers.md). The id is recorded by the run itself
+ * (run.ts), and the file of Download Document is fetched there too, so nothing delays the answer.
  */
 export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const req = this.getRequestObject();
@@ -55,24 +56,17 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	if (Array.isArray(delivery)) return refuse(res, delivery);
 	// Other events are acknowledged (n8n answers 200) without an execution.
 	if (!events.includes(ANY_EVENT) && !events.includes(delivery.event)) return {};
-	const skipped = staleOrRepeated.call(this, delivery, rawBody as Uint8Array, options);
-	if (skipped) return refuse(res, skipped);
+	const stale = staleDelivery.call(this, delivery, options);
+	if (stale) return refuse(res, stale);
 
 	const json: IDataObject = { event: delivery.event, data: (delivery.data ?? {}) as IDataObject, receivedAt: new Date().toISOString() };
 	for (const [key, value] of Object.entries(delivery.rest)) {
 		if (!(key in json)) json[key] = value;
 	}
+	const repeat = await repeatedDelivery.call(this, json, rawBody as Uint8Array, res);
+	if (repeat) return refuse(res, repeat);
 	if (options.includeHeaders === true) json.headers = { ...(req.headers as IDataObject) };
-
-	// Acknowledge now, with what n8n would answer for an accepted event, and let n8n send nothing
-	// more: the site does not wait for the download, and n8n saves the static data (the accepted
-	// hash) before it queues the run. In queue mode a worker writes back the static data it loaded
-	// when the run started, so a hash saved after queueing would be lost.
-	res.status(200).json({ message: 'Workflow was started' });
-	res.end();
-
-	const binary = options.downloadDocument === true ? await download.call(this, delivery.data, json, options) : undefined;
-	return { workflowData: [[binary ? { json, binary } : { json }]], noWebhookResponse: true };
+	return { workflowData: [[{ json }]] };
 }
 
 /** Answers the caller directly (n8n then sends nothing more) and starts no execution. */
@@ -147,58 +141,62 @@ function parse(rawBody: unknown): Delivery | Refusal {
 	return { event, data, rest };
 }
 
-/** Stale and repeated deliveries: answered 200 (so the site stops retrying), never run. */
-function staleOrRepeated(this: IWebhookFunctions, delivery: Delivery, rawBody: Uint8Array, options: IDataObject): Refusal | undefined {
+/** Trigger nodes whose deliveries carried no timestamp while Reject Deliveries Older Than is on (logged once). */
+const warnedNoTimestamp = new Set<string>();
+
+/**
+ * Reject Deliveries Older Than: a delivery older than the limit is answered 200 (so the site stops retrying) and
+ * not run. One whose age cannot be told (no timestamp, one it cannot read, an unknown Site Time Zone) runs, and the
+ * log says its age was not checked: dropping a genuine event on a guess would be worse.
+ */
+function staleDelivery(this: IWebhookFunctions, delivery: Delivery, options: IDataObject): Refusal | undefined {
 	const maxAgeMinutes = Number(options.maxDeliveryAgeMinutes ?? 0);
-	if (Number.isFinite(maxAgeMinutes) && maxAgeMinutes > 0) {
-		const timeZone = typeof options.siteTimeZone === 'string' && options.siteTimeZone.trim() ? options.siteTimeZone.trim() : 'UTC';
-		const { timestamp } = delivery.rest;
-		const sentAt = siteTimeToEpoch(timestamp, timeZone);
-		if (!isValidTimeZone(timeZone)) {
-			this.logger.warn(`eSign Trigger: Site Time Zone "${timeZone}" is not a known time zone; delivery ages are not checked`);
-		} else if (sentAt !== undefined && Date.now() - sentAt > maxAgeMinutes * 60000) {
-			this.logger.warn(
-				`eSign Trigger: ignored a stale ${delivery.event} delivery sent ${String(timestamp)} (${timeZone}), older than ${maxAgeMinutes} minutes`,
-			);
-			return [200, 'stale_delivery', 'The delivery is older than the trigger accepts; it was not processed.'];
+	if (!Number.isFinite(maxAgeMinutes) || maxAgeMinutes <= 0) return undefined;
+	const timeZone = typeof options.siteTimeZone === 'string' && options.siteTimeZone.trim() ? options.siteTimeZone.trim() : 'UTC';
+	const { timestamp } = delivery.rest;
+	const unchecked = `eSign Trigger: the ${delivery.event} delivery was run without checking its age (Reject Deliveries Older Than)`;
+	if (timestamp === undefined) {
+		const node = triggerKey(this);
+		if (!warnedNoTimestamp.has(node)) {
+			warnedNoTimestamp.add(node);
+			this.logger.warn(`${unchecked}: the body has no "timestamp" member, so no delivery's age can be checked on this site. Logged once.`);
 		}
+		return undefined;
 	}
-	const ignoreRepeats = this.getNodeParameter('ignoreRepeatedDeliveries', true) !== false;
-	if (ignoreRepeats && identifiesOneOccurrence(delivery.event, delivery.data, delivery.rest)) {
-		const staticData = this.getWorkflowStaticData('node');
-		const id = deliveryId(rawBody);
-		// Test deliveries (Execute step) are not remembered in the process, so a production one is not taken for a repeat.
-		const processKey = this.getMode() === 'manual' ? undefined : `${this.getWorkflow().id ?? ''}/${this.getNode().id}`;
-		if (isRepeat(staticData, id, processKey)) {
-			return [200, 'repeated_delivery', 'This delivery was already processed; it was not processed again.'];
-		}
-		remember(staticData, id, processKey);
+	if (!isValidTimeZone(timeZone)) {
+		this.logger.warn(`${unchecked}: Site Time Zone "${timeZone}" is not a known time zone. Use an IANA name such as UTC or Europe/Berlin.`);
+		return undefined;
 	}
-	return undefined;
+	const sentAt = deliveryTime(timestamp, timeZone);
+	if (sentAt === undefined) {
+		this.logger.warn(`${unchecked}: its timestamp ${JSON.stringify(timestamp)} is not a time the trigger can read (ISO 8601, YYYY-MM-DD HH:MM:SS or Unix time).`);
+		return undefined;
+	}
+	if (Date.now() - sentAt <= maxAgeMinutes * 60000) return undefined;
+	this.logger.warn(`eSign Trigger: ignored a stale ${delivery.event} delivery sent ${String(timestamp)} (${timeZone}), older than ${maxAgeMinutes} minutes`);
+	return [200, 'stale_delivery', 'The delivery is older than the trigger accepts; it was not processed.'];
 }
 
 /**
- * Download Document, after the delivery was answered: the file as binary data, or undefined with the
- * reason in json.downloadError. Never turns a genuine event into a failure.
+ * Ignore Repeated Deliveries: a delivery whose run exists already (recorded in the static data by an earlier run,
+ * or known to this process) is answered 200 and not run again. A copy that arrives while the same delivery is being
+ * handed to n8n by another call waits briefly for n8n's answer to it: a run → a repeat; a refusal → this copy goes
+ * ahead; no answer yet → 503, send again later. An accepted delivery is noted as handed over, nothing else: its id
+ * is recorded only once its run exists.
  */
-async function download(this: IWebhookFunctions, data: unknown, json: IDataObject, options: IDataObject): Promise<IBinaryKeyData | undefined> {
-	const rawDocumentId = isPlainObject(data) ? data.document_id : undefined;
-	if (rawDocumentId === undefined || rawDocumentId === null) return undefined;
-	// Only a positive whole number goes into the request path.
-	const documentId = idFromAnswer(rawDocumentId);
-	if (!documentId) {
-		json.downloadError = `data.document_id (${JSON.stringify(rawDocumentId)}) is not a positive whole number, so nothing was downloaded.`;
-		return undefined;
+async function repeatedDelivery(this: IWebhookFunctions, json: IDataObject, rawBody: Uint8Array, res: WebhookResponse): Promise<Refusal | undefined> {
+	if (this.getNodeParameter('ignoreRepeatedDeliveries', true) === false || !identifiesOneOccurrence(json)) return undefined;
+	const id = occurrenceId(json);
+	const repeat: Refusal = [200, 'repeated_delivery', 'This delivery was already processed; it was not processed again.'];
+	const recorded = storedIds(this.getWorkflowStaticData('node'));
+	if (recorded.includes(id) || recorded.includes(bytesId(rawBody))) return repeat;
+	// Test deliveries (Execute step) are checked against the record only: they are not kept in the process.
+	if (this.getMode() === 'manual') return undefined;
+	const key = triggerKey(this);
+	const claimed = await claimDelivery(key, id, res);
+	if (claimed === 'run') return repeat;
+	if (claimed === 'busy') {
+		return [503, 'delivery_in_progress', 'The same delivery is being processed right now. Please send it again later.', { 'Retry-After': String(RETRY_AFTER_SECONDS) }];
 	}
-	const property = typeof options.binaryPropertyName === 'string' && options.binaryPropertyName.trim() !== '' ? options.binaryPropertyName.trim() : 'data';
-	try {
-		const file = await downloadDocument.call(this, documentId, {
-			timeout: DOWNLOAD_TIMEOUT_SECONDS,
-			maxRateLimitWait: DOWNLOAD_MAX_RATE_LIMIT_WAIT_SECONDS,
-		});
-		return { [property]: file.binary };
-	} catch (error) {
-		json.downloadError = downloadErrorText(error);
-		return undefined;
-	}
+	return undefined;
 }

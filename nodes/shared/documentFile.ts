@@ -1,11 +1,11 @@
-import type { IBinaryData, IExecuteFunctions, IPollFunctions, IWebhookFunctions } from 'n8n-workflow';
+import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData, IPollFunctions, IWebhookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { FileAnswerReader } from './fileAnswer';
 import { detectFileType } from './fileType';
 import type { ESignReadOptions } from './transport';
 import { eSignApiGetStream } from './transport';
-import { isPlainObject } from './values';
+import { idFromAnswer, isPlainObject } from './values';
 
 export interface DownloadedDocument {
 	binary: IBinaryData;
@@ -83,6 +83,37 @@ async function collect(pieces: AsyncIterable<Buffer>): Promise<Buffer> {
 	const all: Buffer[] = [];
 	for await (const piece of pieces) all.push(piece);
 	return Buffer.concat(all);
+}
+
+/** Both triggers' Download Document: patient enough for a slow site, without holding a run long on a 429. */
+const TRIGGER_DOWNLOAD: ESignReadOptions = { timeout: 30, maxRateLimitWait: 5 };
+
+/**
+ * A trigger's Download Document (both triggers): the file of `documentId` added to the item under the option
+ * Binary Property, or the reason in `json.downloadError`. Never throws: a genuine event is never turned into a
+ * failure by its file. No id (an event about no document) means no download and no error.
+ */
+export async function attachDocumentFile(
+	this: IExecuteFunctions | IPollFunctions,
+	item: INodeExecutionData,
+	documentId: unknown,
+	options: IDataObject,
+	idLabel = 'document id',
+): Promise<void> {
+	if (documentId === undefined || documentId === null) return;
+	// Only a positive whole number goes into the request path.
+	const id = idFromAnswer(documentId);
+	if (!id) {
+		item.json.downloadError = `${idLabel} (${JSON.stringify(documentId)}) is not a positive whole number, so nothing was downloaded.`;
+		return;
+	}
+	const property = typeof options.binaryPropertyName === 'string' && options.binaryPropertyName.trim() !== '' ? options.binaryPropertyName.trim() : 'data';
+	try {
+		const file = await downloadDocument.call(this, id, TRIGGER_DOWNLOAD);
+		item.binary = { ...(item.binary ?? {}), [property]: file.binary };
+	} catch (error) {
+		item.json.downloadError = downloadErrorText(error);
+	}
 }
 
 /** What a failed download leaves on the trigger's item (downloadError): the message and its advice. */

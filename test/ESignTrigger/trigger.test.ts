@@ -81,8 +81,9 @@ describe('node description', () => {
 		expect(description.inputs).toEqual([]);
 		expect(description.group).toEqual(['trigger']);
 		expect(description.credentials).toEqual([{ name: 'eSignApi', required: true }]);
+		// onReceived with an empty responseData: n8n answers {"message":"Workflow was started"} once the run exists.
 		expect(description.webhooks).toEqual([
-			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'esign' },
+			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: '', path: 'esign' },
 		]);
 		expect(description.webhooks?.[0].isFullPath).toBeUndefined();
 		const events = description.properties.find((p) => p.name === 'events');
@@ -445,6 +446,29 @@ describe('delivery from the sandbox site', () => {
 		} finally {
 			await server.close();
 		}
+	});
+
+	test('Download Document does not hold the answer: n8n answers first, the file is fetched in the run', async () => {
+		const { documentId } = await createAndSendDocument('Answer before download');
+		const body = JSON.stringify({ event: 'document.completed', data: { document_id: documentId } });
+		await clearLog(sandbox);
+		const fileRequests = async () => (await requestLog(sandbox)).filter((r) => String(r.path).endsWith(`/documents/${documentId}/file`)).length;
+		const queued = await h.runWebhook({
+			parameters: { events: ['*'], options: { downloadDocument: true } },
+			credentials: credentialsFor(sandbox),
+			request: { headers: { 'x-esign-signature': sign(body, sandbox.webhookSecret) }, rawBody: body },
+			execute: false, // answered, the run created and not yet executed: what the site has waited for
+		});
+		expect(queued.statusCode).toBe(200);
+		expect(queued.webhookItems[0].binary).toBeUndefined();
+		expect(await fileRequests()).toBe(0); // nothing fetched before the answer
+		const result = await h.runWebhook({
+			parameters: { events: ['*'], options: { downloadDocument: true }, ignoreRepeatedDeliveries: false },
+			credentials: credentialsFor(sandbox),
+			request: { headers: { 'x-esign-signature': sign(body, sandbox.webhookSecret) }, rawBody: body },
+		});
+		expect(await fileRequests()).toBe(1); // fetched once, by the run
+		expect(result.items[0].binary.data.mimeType).toBe('application/pdf'); // the run's output carries the file
 	});
 
 	test('the real sandbox delivery is rejected with 401 when the credential holds another secret', async () => {

@@ -19,6 +19,7 @@ const { createAdditionalData, credentialRefsFor, normaliseCredentials, runWorkfl
  * When `raw` (a node http.ServerResponse) is given, everything is also written to it.
  */
 function createResponse(raw) {
+	const listeners = { finish: [], close: [] };
 	const res = {
 		statusCode: 200,
 		headers: {},
@@ -26,6 +27,17 @@ function createResponse(raw) {
 		ended: false,
 		get headersSent() {
 			return res.ended;
+		},
+		// As Node's ServerResponse: ended once answered; 'finish' when the answer was handed over.
+		get writableEnded() {
+			return res.ended;
+		},
+		once(event, listener) {
+			listeners[event]?.push(listener);
+			return res;
+		},
+		on(event, listener) {
+			return res.once(event, listener);
 		},
 		status(code) {
 			res.statusCode = code;
@@ -75,6 +87,7 @@ function createResponse(raw) {
 				for (const [k, v] of Object.entries(res.headers)) raw.setHeader(k, v);
 				raw.end(res.body === undefined ? undefined : res.body);
 			}
+			for (const listener of listeners.finish.splice(0)) listener();
 			return res;
 		},
 	};
@@ -193,17 +206,39 @@ function webhookWorkflow({
 	return { node, workflow, nodeType, credentialsHelper, additionalData, webhookData };
 }
 
+/** The body n8n 2.41.1 answers an accepted delivery with (webhook-on-received-response-extractor.ts). */
+function onReceivedBody(description, result) {
+	const responseData = description.responseData === undefined ? 'firstEntryJson' : description.responseData;
+	if (responseData === 'noData') return undefined;
+	if (responseData) return responseData;
+	if (result.webhookResponse !== undefined) return result.webhookResponse;
+	return { message: 'Workflow was started' };
+}
+
+/** The static data as n8n stores it (JSON, without its changed marker). */
+const storedForm = (staticData) => JSON.parse(JSON.stringify(staticData ?? {}, (key, value) => (key === '__dataChanged' ? undefined : value)));
+
 /**
- * Calls a trigger node's webhook() inside n8n-core's WebhookContext — what n8n's WebhookService
- * does — and then answers like n8n's webhook helpers when the node did not answer itself:
- * `{}` → 200 {"message":"Webhook call received"}; workflowData with responseMode onReceived →
- * 200 {"message":"Workflow was started"}.
+ * Calls a trigger node's webhook() inside n8n-core's WebhookContext — what n8n's WebhookService does — and then
+ * does what n8n 2.41.1's executeWebhook (webhook-helpers.ts) and live-webhooks.ts do with the result:
+ * - webhook() throws → 500; the node answered itself (noWebhookResponse) → nothing more; no workflowData → 200
+ *   with webhookResponse or {"message":"Webhook call received"}. On these paths n8n saves the static data the call
+ *   changed (the response callback's saveStaticData).
+ * - workflowData (responseMode onReceived, the node did not answer) → n8n creates the run first (WorkflowRunner.run:
+ *   the execution row, or the job in queue mode) and answers only then: 200 with the onReceived body, or 500 "There
+ *   was a problem executing the workflow" when it cannot (`failRun: true`, or `beforeRun` throwing). The static data
+ *   the webhook call changed is NOT saved on this path: run() builds a new Workflow over the same static-data object,
+ *   which resets its changed flag (observable-object.ts create) before the callback's save looks at it (seen in real
+ *   n8n 2.41.1: docs/triggers.md). The run then executes the workflow from the trigger's items with WorkflowExecute
+ *   (the trigger's own execute() included, as n8n-core's runNode calls it), and n8n saves what the run changed when
+ *   it ends (not in manual mode). `execute: false`: the run is created, not executed (a queued job).
  *
  * request: { headers, rawBody (string|Buffer), body?, query?, method? } or a ready `req`.
- * staticData: the workflow's static data before the call; the result's staticData is what n8n would store.
- * execute: true also runs the workflow from the trigger's output (trigger → nothing else) with WorkflowExecute.
- * Returns { statusCode, json, text, headers, result (the node's IWebhookResponseData), workflowData,
- *           items (workflowData[0] or []), binary(i, prop), error (if webhook() threw), req, res, run? }.
+ * staticData: the workflow's static data as stored before the call; the result's staticData is what n8n has stored
+ * after the call and its run. beforeRun: awaited where n8n creates the run (a test holds or fails it there).
+ * Returns { statusCode, json, text, headers, answered, result (the node's IWebhookResponseData), workflowData,
+ *           items (the trigger's output in the run, else workflowData[0], else []), webhookItems, binary(i, prop),
+ *           error (if webhook() threw), runCreated, run?, runData?, staticData, staticDataChanged, logs, req, res }.
  */
 async function runWebhook({
 	req: givenReq,
@@ -212,7 +247,9 @@ async function runWebhook({
 	rawResponse,
 	binaryMode = 'filesystem',
 	mode = 'webhook',
-	execute = false,
+	execute = true,
+	failRun = false,
+	beforeRun,
 	...options
 }) {
 	await useBinaryMode(binaryMode);
@@ -243,56 +280,88 @@ async function runWebhook({
 		error = e;
 	}
 
+	const stored = storedForm(options.staticData);
+	let staticData = stored;
+	let staticDataChanged = false;
+	const saveIfChanged = (wf) => {
+		if (wf.staticData.__dataChanged === true && mode !== 'manual') {
+			staticData = storedForm(wf.staticData);
+			staticDataChanged = true;
+		}
+	};
+	const workflowData = error ? undefined : result?.workflowData;
+	let runCreated = false;
+	let runOut;
 	if (error) {
 		if (!res.ended) res.status(500).json({ code: 0, message: 'Workflow Webhook Error: Workflow could not be started!' });
 	} else if (result?.noWebhookResponse === true) {
-		// The node answered itself (n8n sends nothing more).
-	} else if (result?.workflowData === undefined) {
+		saveIfChanged(workflow); // the node answered itself (n8n sends nothing more)
+	} else if (workflowData === undefined) {
+		saveIfChanged(workflow);
 		if (!res.ended) {
 			if (result?.webhookResponse !== undefined) res.status(200).send(result.webhookResponse);
 			else res.status(200).json({ message: 'Webhook call received' });
 		}
-	} else if (!res.ended) {
-		res.status(200).json({ message: 'Workflow was started' });
+	} else {
+		try {
+			if (failRun) throw new Error('Harness: the execution could not be created');
+			await beforeRun?.();
+			runCreated = true;
+		} catch {
+			runCreated = false;
+		}
+		if (!res.ended) {
+			if (!runCreated) res.status(500).json({ code: 0, message: 'There was a problem executing the workflow' });
+			else {
+				const body = onReceivedBody(webhookData.webhookDescription, result);
+				if (body === undefined) res.status(200).end();
+				else if (typeof body === 'string') res.status(200).send(body);
+				else res.status(200).json(body);
+			}
+		}
+		if (runCreated && execute) {
+			runOut = await runWorkflow({
+				nodes: [node],
+				connections: {},
+				credentials: options.credentials,
+				binaryMode,
+				mode,
+				startNode: node.name,
+				startItems: workflowData[0],
+				staticData: JSON.parse(JSON.stringify(stored)),
+				workflowId: workflow.id,
+			});
+			saveIfChanged(runOut.workflow);
+		}
 	}
 
-	const workflowData = result?.workflowData;
-	const items = workflowData?.[0] ?? [];
-	const out = {
+	const webhookItems = workflowData?.[0] ?? [];
+	const runItems = runOut?.runData?.[node.name]?.[0]?.data?.main?.[0];
+	const items = runItems ?? webhookItems;
+	return {
 		...describeResponse(res),
 		answered: res.ended,
 		result,
 		workflowData,
+		webhookItems,
 		items,
 		error,
 		req,
 		res,
 		credentialsHelper,
 		logs,
-		// What n8n would save after the call (only when the node changed it), without n8n's marker.
-		staticDataChanged: workflow.staticData.__dataChanged === true,
-		staticData: JSON.parse(JSON.stringify(workflow.staticData, (key, value) => (key === '__dataChanged' ? undefined : value))),
+		runCreated,
+		run: runOut?.run,
+		runData: runOut?.runData,
+		// What n8n has stored after the call and its run, without n8n's marker; whether anything was saved.
+		staticDataChanged,
+		staticData,
 		binary: async (itemIndex = 0, prop = 'data') => {
 			const binary = items[itemIndex]?.binary?.[prop];
 			if (!binary) throw new Error(`Harness: item ${itemIndex} has no binary "${prop}"`);
 			return await readBinary(binary);
 		},
 	};
-
-	if (execute && workflowData) {
-		const { run, runData } = await runWorkflow({
-			nodes: [node],
-			connections: {},
-			credentials: options.credentials,
-			binaryMode,
-			mode: 'webhook',
-			startNode: node.name,
-			startItems: workflowData[0],
-		});
-		out.run = run;
-		out.runData = runData;
-	}
-	return out;
 }
 
 /**

@@ -89,12 +89,13 @@ async function runWorkflow({
 	startItems,
 	settings,
 	staticData,
+	workflowId: givenWorkflowId,
 }) {
 	await useBinaryMode(binaryMode);
 	const credentialsByType = normaliseCredentials(credentials);
 	const runId = nextId('run');
 	const executionId = String(runId);
-	const workflowId = `harness-wf-${runId}`;
+	const workflowId = givenWorkflowId ?? `harness-wf-${runId}`;
 
 	const fullNodes = nodes.map((node, index) => ({
 		id: node.id ?? `node-${index + 1}`,

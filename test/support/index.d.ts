@@ -64,7 +64,15 @@ export interface WebhookRun {
 	answered: boolean;
 	result: Json;
 	workflowData?: INodeExecutionData[][];
+	/** The trigger's output: in the run when it executed (what the next node gets), else what webhook() returned. */
 	items: Json[];
+	/** What webhook() returned (workflowData[0]), before the run. */
+	webhookItems: Json[];
+	/** Whether n8n created a run for the call. */
+	runCreated: boolean;
+	/** What n8n has stored as the workflow's static data after the call and its run, and whether it saved anything. */
+	staticData: Json;
+	staticDataChanged: boolean;
 	error?: RunError;
 	/** What the node logged as warnings and errors. */
 	logs: { warn: string[]; error: string[] };
@@ -78,8 +86,14 @@ export interface Harness {
 		parameters?: IDataObject;
 		credentials?: IDataObject;
 		request: { headers?: Record<string, string>; rawBody?: Buffer | string; body?: unknown };
+		/** false: n8n creates the run but does not execute it here (a queued job); default true. */
 		execute?: boolean;
+		/** n8n cannot create the run (a full disk, a locked database, Redis down): it answers 500. */
+		failRun?: boolean;
+		/** Awaited where n8n creates the run: a test holds it there, or fails it by throwing. */
+		beforeRun?: () => Promise<void>;
 		staticData?: unknown;
+		mode?: 'webhook' | 'manual';
 		/** The same id on several calls: one saved workflow called again (default: a new id per call). */
 		workflowId?: string;
 		/** How many credential reads throw first, as n8n 2.x's do under a burst. */
