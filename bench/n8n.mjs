@@ -261,7 +261,9 @@ async function runLine(line, tarball) {
 			say(`n8n ${version}: P4, 500 signed deliveries, eSign Trigger vs n8n's Webhook node`);
 			const reportP4 = (label, p4) =>
 				report('P4', label, p4.verified / p4.skipped, { ms: p4.verified, text: `${p4.verified.toFixed(2)} ms` }, { ms: p4.skipped, text: `${p4.skipped.toFixed(2)} ms` }, { goal: 'a measurement (n8n’s own floor)', note: `${p4.count} deliveries each, all answered 200` });
-			reportP4('median delivery round trip, eSign Trigger ÷ n8n’s Webhook node', await triggerLatency({ n8n, sb, credentialId: credential.id }));
+			const p4 = await triggerLatency({ n8n, sb, credentialId: credential.id });
+			reportP4('median delivery round trip, eSign Trigger ÷ n8n’s Webhook node', p4);
+			reportP4('same, eSign Trigger with Download Document (the site answers for the file after 1 s) ÷ n8n’s Webhook node', { ...p4, verified: p4.downloading });
 			// Where the difference comes from: n8n runs the webhook call of a community trigger with an expression
 			// isolate, and a credential read inside it takes a second one; both are single-use (a new one is created
 			// after every use). The same deliveries again on an instance whose expression engine creates no isolate
@@ -297,14 +299,19 @@ async function runLine(line, tarball) {
 
 async function triggerLatency({ n8n, sb, credentialId, count = 500, tag = 'D' }) {
 	const verified = chain(`benchTriggerVerif${tag}`, `bench trigger ${tag}`, [node('eSign Trigger', NODE_TYPES.trigger, 1, { events: ['*'] }, { webhookId: crypto.randomUUID(), ...cred(credentialId) })]);
+	// The same trigger with Download Document on, for a site slow to answer for the file (1 s): the file is fetched in
+	// the run, after n8n has answered, so the answer should not wait for it (issue 31).
+	const downloading = chain(`benchTriggerDownl${tag}`, `bench trigger download ${tag}`, [node('eSign Trigger', NODE_TYPES.trigger, 1, { events: ['*'], options: { downloadDocument: true } }, { webhookId: crypto.randomUUID(), ...cred(credentialId) })]);
 	// The baseline: n8n's own Webhook node, alone, answering on receipt (what a workflow without verification uses).
 	const hookPath = `bench-plain-${tag.toLowerCase()}-${crypto.randomBytes(3).toString('hex')}`;
 	const skipped = chain(`benchPlainHook0${tag}`, `bench webhook ${tag}`, [node('Webhook', 'n8n-nodes-base.webhook', 2, { httpMethod: 'POST', path: hookPath, options: {} }, { webhookId: crypto.randomUUID() })]);
-	await n8n.import([verified, skipped]);
-	const urls = { [verified.id]: (await n8n.activateTrigger(verified.id)).url };
+	await n8n.import([verified, downloading, skipped]);
+	const urls = { [verified.id]: (await n8n.activateTrigger(verified.id)).url, [downloading.id]: (await n8n.activateTrigger(downloading.id)).url };
 	await n8n.activate(skipped.id);
 	urls[skipped.id] = `${n8n.url}/webhook/${hookPath}`;
 	await waitForWebhook(urls[skipped.id], 30000);
+	const fileDoc = await uploadDoc(sb, await sandboxSite(sb).sample('one-page.pdf'), `bench trigger file ${tag}`);
+	await sandboxSite(sb).control('POST', '/faults', { method: 'GET', path: `documents/${fileDoc}/file`, mode: 'delay', delayMs: 1000, count: count + 10 });
 	const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 	const post = (url, body, signature) =>
 		new Promise((resolve, reject) => {
@@ -316,15 +323,20 @@ async function triggerLatency({ n8n, sb, credentialId, count = 500, tag = 'D' })
 			req.on('error', reject);
 			req.end(body);
 		});
-	const times = { [verified.id]: [], [skipped.id]: [] };
-	// Interleaved, so both see the same machine load.
+	const times = { [verified.id]: [], [downloading.id]: [], [skipped.id]: [] };
+	const order = [skipped.id, verified.id, downloading.id];
+	// Interleaved (the order rotating), so all see the same machine load.
 	for (let i = 0; i < count; i++) {
-		const body = JSON.stringify({ event: 'document.completed', data: { document_id: i + 1, document_title: `Bench ${i}` }, timestamp: '2026-11-22 12:00:00' });
+		const body = JSON.stringify({ event: 'document.completed', data: { document_id: String(fileDoc), document_title: `Bench ${i}` }, timestamp: '2026-11-22 12:00:00' });
 		const signature = `sha256=${crypto.createHmac('sha256', sb.webhookSecret).update(body).digest('hex')}`;
-		for (const id of i % 2 ? [verified.id, skipped.id] : [skipped.id, verified.id]) times[id].push(await post(urls[id], body, signature));
+		for (let k = 0; k < order.length; k++) {
+			const id = order[(i + k) % order.length];
+			times[id].push(await post(urls[id], body, signature));
+		}
 	}
 	agent.destroy();
-	return { verified: median(times[verified.id]), skipped: median(times[skipped.id]), count };
+	await sandboxSite(sb).control('DELETE', '/faults');
+	return { verified: median(times[verified.id]), downloading: median(times[downloading.id]), skipped: median(times[skipped.id]), count };
 }
 
 async function memory({ n8n, sb, credentialId }) {

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { LINES, RUNTIME_ROOT, ROOT, ensureRuntime } from './lib/runtime.mjs';
 import { CREDENTIAL, NODE_TYPES, STATUS_TRIGGER_WORKFLOW_ID, TRIGGER_WORKFLOW_ID, chain, credRef, credentialData, isManual, manual, node, readExamples, sandboxModule, sandboxSite, secs } from './lib/esign.mjs';
 import { assert, nodeOutput, runError, testScript } from './lib/expectations.mjs';
-import { credentialTests, examplesRun, pollEnded, pollingFiresOnce, signersPolledOnce, sentDocument, statsPolls, triggerFires } from './lib/checks.mjs';
+import { credentialTests, examplesRun, pollEnded, pollingFiresOnce, promiseKept, signersPolledOnce, sentDocument, statsPolls, triggerFires } from './lib/checks.mjs';
 import { createInstance } from './lib/instance.mjs';
 import { ensureChromium, takeScreenshots } from './lib/screenshots.mjs';
 import { corpusChecks } from './lib/corpus.mjs';
@@ -212,6 +212,19 @@ async function runLine(line, tarball) {
 				await n8n.expectExecutions(TRIGGER_WORKFLOW_ID, before);
 				return '200 repeated_delivery, no new execution (the accepted hash came from the workflow\'s stored static data)';
 			});
+		}
+
+		// 3e. A 200 is a promise (issue 31): the database refuses new executions for a moment. n8n 2.x answers after it
+		// created the run; 1.x answers before (its own Webhook node too), and the delivery sent again runs once.
+		if (hook) {
+			const refusing = { refuse: () => n8n.refuseExecutions(true), restore: () => n8n.refuseExecutions(false), what: 'the database refused new executions' };
+			if (line === '2') {
+				await check(`${tag} 3e. while the database refuses new executions, a delivery is answered 5xx, never 200 without its run; sent again, it runs once`, () =>
+					promiseKept(n8n, site, hook.url, docId, { ...refusing, refusedLog: /refused by the e2e test/g }),
+				);
+			} else {
+				await check(`${tag} 3e. while the database refuses new executions, n8n 1.x answers 200 before it creates the run; sent again, the delivery ends with exactly one run`, () => answeredBeforeRun(n8n, site, hook.url, docId, refusing));
+			}
 		}
 
 		// 3b. Polling trigger: active, it polls every minute; a document signed after its first poll

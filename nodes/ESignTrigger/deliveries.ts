@@ -84,20 +84,21 @@ export function storedIds(staticData: IDataObject): string[] {
 }
 
 /**
- * Records an id in the node's static data with `recent` (what this process knows was accepted), the oldest
- * falling off past REMEMBERED_DELIVERIES. Assigned at the top level, so n8n marks the static data as changed and
- * saves it when the run ends. Merging `recent` keeps what runs side by side in one process each wrote to their own
- * copy (the last save wins).
+ * Records ids in the node's static data after those stored (ids already there keep their place), the oldest falling
+ * off past REMEMBERED_DELIVERIES. Assigned at the top level, so n8n marks the static data as changed and saves it when
+ * the run ends. Merging what this process knows keeps what runs side by side each wrote to their own copy (the last
+ * save wins).
  */
-export function remember(staticData: IDataObject, id: string, recent: readonly string[] = []): string[] {
-	const ids = storedIds(staticData);
-	const seen = new Set(ids);
-	for (const known of [...recent, id]) {
-		if (!seen.has(known)) ids.push(known);
-		seen.add(known);
+export function remember(staticData: IDataObject, ids: readonly string[]): void {
+	const kept = storedIds(staticData);
+	const seen = new Set(kept);
+	const before = kept.length;
+	for (const id of ids) {
+		if (!seen.has(id)) kept.push(id);
+		seen.add(id);
 	}
-	const kept = ids.slice(-REMEMBERED_DELIVERIES);
-	staticData[STORE_KEY] = kept.join('');
+	// Nothing new, and already in today's format: leave the static data unchanged (n8n then has nothing to save).
+	if (kept.length === before && typeof staticData[STORE_KEY] === 'string') return;
+	staticData[STORE_KEY] = kept.slice(-REMEMBERED_DELIVERIES).join('');
 	delete staticData[OLD_STORE_KEY];
-	return kept;
 }

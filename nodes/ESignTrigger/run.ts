@@ -36,6 +36,6 @@ function recordRun(this: IExecuteFunctions, json: IDataObject, itemIndex: number
 	if (this.getNodeParameter('ignoreRepeatedDeliveries', itemIndex, true) === false || !identifiesOneOccurrence(json)) return;
 	const id = occurrenceId(json);
 	const key = triggerKey(this);
-	remember(this.getWorkflowStaticData('node'), id, recentRuns(key));
+	remember(this.getWorkflowStaticData('node'), [...recentRuns(key), id]);
 	runExists(key, id);
 }

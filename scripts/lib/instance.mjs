@@ -148,6 +148,16 @@ export async function createInstance({ line = '2', tarball, userFolder, keep = f
 			const [cmd, ...pre] = [...wrap, nodeBin()];
 			return run(cmd, [...pre, n8nBin(line), ...args], { cwd: userFolder, env: e, check, timeoutMs });
 		},
+		/** Runs SQL on the instance's SQLite database (single mode) with n8n's own sqlite3 module, while n8n runs. */
+		async sqlite(sql) {
+			const db = path.join(userFolder, '.n8n', 'database.sqlite');
+			const script = `const s=require('sqlite3');const d=new s.Database(${JSON.stringify(db)});d.exec(${JSON.stringify(sql)},(e)=>{d.close();if(e){console.error(e.message);process.exit(1)}})`;
+			await run(nodeBin(), ['-e', script], { cwd: path.dirname(path.dirname(n8nBin(line))) });
+		},
+		/** Makes the database refuse (on) or accept (off) new executions: what a full disk or a locked database does to n8n. */
+		async refuseExecutions(on) {
+			await n8n.sqlite(on ? "CREATE TRIGGER IF NOT EXISTS esign_e2e_refuse BEFORE INSERT ON execution_entity BEGIN SELECT RAISE(ABORT, 'refused by the e2e test'); END;" : 'DROP TRIGGER IF EXISTS esign_e2e_refuse;');
+		},
 		/** Every node type n8n loads (offline); entries have .name like `n8n-nodes-esign.eSign`. */
 		async exportNodes() {
 			const out = path.join(fs.mkdtempSync(path.join(userFolder, 'export-')), 'nodes.json');
@@ -279,9 +289,9 @@ export async function createInstance({ line = '2', tarball, userFolder, keep = f
 		 * start one; resolves them with their run data. There is no settle time: the caller knows when nothing more
 		 * can arrive, and says so by when it calls this, or with `after`:
 		 * - Webhook deliveries: call it once every delivery has been answered (the site's record of each says so).
-		 *   A delivery that starts a run is answered by the eSign Trigger itself ("Workflow was started", before its
-		 *   download) and n8n creates the execution after that; so such runs are among the `count` waited for here
-		 *   (the caller counts those answers). Every other answer is given after the node returned no run: n8n's own
+		 *   A delivery that starts a run is answered by n8n "Workflow was started" (2.x once the execution exists, 1.x
+		 *   just before it creates it); so such runs are among the `count` waited for here (the caller counts those
+		 *   answers). Every other answer is given after the node returned no run: n8n's own
 		 *   "Webhook call received" for an event not selected, or the trigger's refusals (401, repeated or stale
 		 *   delivery), which return no workflowData in the same step as the answer. n8n starts a run only from
 		 *   workflowData, so such a delivery starts none, then or later.

@@ -122,14 +122,19 @@ export async function startPostgres({ dir, dbName = 'n8n', user = 'n8n' }) {
 	return { host: '127.0.0.1', port, user, database: dbName, psql: (sql) => psql(dbName, sql), stop: () => svc.stop('SIGINT') };
 }
 
-/** A throwaway Redis on 127.0.0.1 without persistence. Resolves { host, port, stop() }. */
+/** A throwaway Redis on 127.0.0.1 without persistence. Resolves { host, port, cli(...args), stop() }. */
 export async function startRedis({ dir }) {
 	fs.mkdirSync(dir, { recursive: true });
 	const port = await freePort();
 	const logFile = path.join(dir, 'redis.log');
 	const svc = spawnService('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--daemonize', 'no'], { logFile, cwd: dir });
 	await waitUntilStarted(svc, 'Redis', logFile, () => fs.existsSync(logFile) && /Ready to accept connections/.test(fs.readFileSync(logFile, 'utf8')), 15000);
-	return { host: '127.0.0.1', port, stop: () => svc.stop() };
+	const cli = (...args) => {
+		const r = spawnSync('redis-cli', ['-h', '127.0.0.1', '-p', String(port), ...args], { encoding: 'utf8' });
+		if (r.status !== 0 || /^ERR/.test(r.stdout)) throw new Error(`redis-cli ${args.join(' ')}: ${r.stderr || r.stdout}`);
+		return r.stdout.trim();
+	};
+	return { host: '127.0.0.1', port, cli, stop: () => svc.stop() };
 }
 
 /** A temporary folder any local user can enter (PostgreSQL runs as another user inside it). */

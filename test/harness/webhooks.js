@@ -221,9 +221,10 @@ const storedForm = (staticData) => JSON.parse(JSON.stringify(staticData ?? {}, (
 /**
  * Calls a trigger node's webhook() inside n8n-core's WebhookContext — what n8n's WebhookService does — and then
  * does what n8n 2.41.1's executeWebhook (webhook-helpers.ts) and live-webhooks.ts do with the result:
- * - webhook() throws → 500; the node answered itself (noWebhookResponse) → nothing more; no workflowData → 200
- *   with webhookResponse or {"message":"Webhook call received"}. On these paths n8n saves the static data the call
- *   changed (the response callback's saveStaticData).
+ * - webhook() throws → 500; no workflowData → 200 with webhookResponse or {"message":"Webhook call received"}, or
+ *   nothing more when the node answered itself (noWebhookResponse). On these paths n8n saves the static data the call
+ *   changed (the response callback's saveStaticData). A node that answered itself and returned workflowData too has
+ *   its static data saved, then n8n creates the run (or fails to, which the caller no longer hears).
  * - workflowData (responseMode onReceived, the node did not answer) → n8n creates the run first (WorkflowRunner.run:
  *   the execution row, or the job in queue mode) and answers only then: 200 with the onReceived body, or 500 "There
  *   was a problem executing the workflow" when it cannot (`failRun: true`, or `beforeRun` throwing). The static data
@@ -231,7 +232,9 @@ const storedForm = (staticData) => JSON.parse(JSON.stringify(staticData ?? {}, (
  *   which resets its changed flag (observable-object.ts create) before the callback's save looks at it (seen in real
  *   n8n 2.41.1: docs/triggers.md). The run then executes the workflow from the trigger's items with WorkflowExecute
  *   (the trigger's own execute() included, as n8n-core's runNode calls it), and n8n saves what the run changed when
- *   it ends (not in manual mode). `execute: false`: the run is created, not executed (a queued job).
+ *   it ends (not in manual mode), with whatever the webhook call wrote into its copy (n8n hands the run that copy: the
+ *   same object in single mode, the execution's snapshot of it in queue mode, job-processor.ts). `execute: false`:
+ *   the run is created, not executed (a queued job).
  *
  * request: { headers, rawBody (string|Buffer), body?, query?, method? } or a ready `req`.
  * staticData: the workflow's static data as stored before the call; the result's staticData is what n8n has stored
@@ -294,15 +297,16 @@ async function runWebhook({
 	let runOut;
 	if (error) {
 		if (!res.ended) res.status(500).json({ code: 0, message: 'Workflow Webhook Error: Workflow could not be started!' });
-	} else if (result?.noWebhookResponse === true) {
-		saveIfChanged(workflow); // the node answered itself (n8n sends nothing more)
 	} else if (workflowData === undefined) {
 		saveIfChanged(workflow);
-		if (!res.ended) {
+		if (!res.ended && result?.noWebhookResponse !== true) {
 			if (result?.webhookResponse !== undefined) res.status(200).send(result.webhookResponse);
 			else res.status(200).json({ message: 'Webhook call received' });
 		}
 	} else {
+		// A node that answered itself and still returned workflowData: n8n's callback saves the static data first
+		// (nothing is reset yet), then n8n creates the run; what happens to it, the caller no longer hears.
+		if (result?.noWebhookResponse === true) saveIfChanged(workflow);
 		try {
 			if (failRun) throw new Error('Harness: the execution could not be created');
 			await beforeRun?.();
@@ -328,7 +332,9 @@ async function runWebhook({
 				mode,
 				startNode: node.name,
 				startItems: workflowData[0],
-				staticData: JSON.parse(JSON.stringify(stored)),
+				// The run gets the call's own copy of the static data (the same object in single mode, the execution's
+				// snapshot in queue mode): what the call wrote reaches the run, unsaved, and the run saves it with its own.
+				staticData: storedForm(workflow.staticData),
 				workflowId: workflow.id,
 			});
 			saveIfChanged(runOut.workflow);
