@@ -1,3 +1,4 @@
+import * as n8nWorkflow from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import { REMEMBERED_DELIVERIES } from './deliveries';
@@ -8,10 +9,19 @@ import { REMEMBERED_DELIVERIES } from './deliveries';
  * workflow's static data. A cache only: static data stays the record, and another process's deliveries are not
  * seen here (docs/triggers.md → Repeated deliveries).
  *
- * - `runs`: ids whose run exists: n8n answered the accepting call 2xx (n8n 2.x answers after it created the run;
- *   1.x before, see docs/triggers.md) or the run itself started in this process.
- * - `pending`: ids handed to n8n whose answer is not known yet, with the response n8n will answer them on.
+ * - `runs`: ids whose run exists: n8n answered the accepting call 2xx where that proves it (below), or the run
+ *   itself started in this process (run.ts).
+ * - `pending`: ids handed to n8n by a webhook call, with the response n8n answers them on, until that says how it went.
  */
+
+/**
+ * Whether a 2xx from n8n proves the run exists. From n8n 2.8.0 on, n8n answers an accepted ('onReceived') delivery
+ * only once it has created the execution (webhook-helpers.ts executeWebhook, `shouldDeferOnReceivedResponse`: absent
+ * in 2.7.5, present in 2.8.0 and 2.41.1); earlier lines, 1.x included, answer first. n8n-workflow 2.8.0, released
+ * with n8n 2.8.0, is the first to export `isTriggerLikeNode`, and a community node always runs with n8n's own
+ * n8n-workflow: so its presence tells the line. (A test plays the other line by setting it.)
+ */
+export const n8nLine = { answerProvesRun: 'isTriggerLikeNode' in n8nWorkflow };
 
 /** The parts of n8n's (express's) response this file reads: its status once n8n has answered. */
 export interface AnsweredResponse {
@@ -25,9 +35,19 @@ const MAX_PENDING = 2000;
 /** How long a copy that arrives while the same delivery is being handed to n8n waits for that answer. */
 const COPY_WAIT_MS = 2000;
 const COPY_POLL_MS = 50;
+/** Where a 2xx proves nothing (before n8n 2.8), how long after it a copy waits for the run to start here. */
+const RUN_START_WAIT_MS = 1000;
+
+interface Pending {
+	key: string;
+	id: string;
+	res: AnsweredResponse;
+	/** When a 2xx that proves nothing was first seen. */
+	answeredAt?: number;
+}
 
 const runs = new Map<string, string[]>();
-const pending = new Map<string, { key: string; id: string; res: AnsweredResponse }>();
+const pending = new Map<string, Pending>();
 
 const pendingKey = (key: string, id: string) => `${key} ${id}`;
 
@@ -51,49 +71,58 @@ export function runExists(key: string, id: string): void {
 	pending.delete(pendingKey(key, id));
 }
 
-type Outcome = 'run' | 'refused' | 'unknown';
-
-/** n8n's answer to a delivery handed to it: 2xx means the run exists (2.x); anything else, that it does not. */
-function outcomeOf(res: AnsweredResponse): Outcome {
+/**
+ * n8n's answer to a delivery handed to it: 'unknown' until n8n has answered (to a caller who may have left: Node then
+ * emits nothing, but the response records it); 'run' for a 2xx that proves the run exists; 'answered' for a 2xx that
+ * does not (n8n before 2.8); 'refused' for anything else (n8n created no run).
+ */
+function outcomeOf(res: AnsweredResponse): 'run' | 'answered' | 'refused' | 'unknown' {
 	if (res.writableEnded !== true) return 'unknown';
 	const status = Number(res.statusCode);
-	return status >= 200 && status < 300 ? 'run' : 'refused';
+	if (!(status >= 200 && status < 300)) return 'refused';
+	return n8nLine.answerProvesRun ? 'run' : 'answered';
 }
 
-/** Settles a pending delivery from its answer, once n8n has answered it (to a caller who may have left). */
-function settle(key: string, id: string): Outcome {
+/**
+ * What became of a delivery handed to n8n: 'run' (it exists: recorded), 'free' (n8n refused it, or an unproved 2xx
+ * was not followed by its run starting here in time: another call may take it) or 'busy' (not known yet).
+ */
+function settle(key: string, id: string): 'run' | 'free' | 'busy' {
 	const entry = pending.get(pendingKey(key, id));
-	if (!entry) return 'unknown';
+	if (!entry) return recentRuns(key).includes(id) ? 'run' : 'free';
 	const outcome = outcomeOf(entry.res);
-	if (outcome === 'run') runExists(key, id);
-	else if (outcome === 'refused') pending.delete(pendingKey(key, id));
-	return outcome;
+	if (outcome === 'run') {
+		runExists(key, id);
+		return 'run';
+	}
+	if (outcome === 'answered') entry.answeredAt ??= Date.now();
+	if (outcome === 'refused' || (outcome === 'answered' && Date.now() - (entry.answeredAt as number) >= RUN_START_WAIT_MS)) {
+		pending.delete(pendingKey(key, id));
+		return 'free';
+	}
+	return 'busy';
 }
 
 /**
  * Claims a delivery for this call, which will hand it to n8n and be answered on `res`: 'claimed' (go ahead), 'run'
- * (its run exists already: a repeat) or 'busy' (another call of this process is handing the same delivery to n8n
- * and n8n has not answered it yet). Synchronous, so two copies never both claim. n8n answers after the call
- * returns; the answer is read when it ends ('finish'), or later, on demand, when the caller left before it (Node then
- * emits nothing more).
+ * (its run exists already: a repeat) or 'busy' (another call of this process is handing the same delivery to n8n and
+ * how it went is not known yet). Synchronous, so two copies never both claim. n8n answers after the call returns.
  */
 function claim(key: string, id: string, res: AnsweredResponse): 'claimed' | 'run' | 'busy' {
-	if (recentRuns(key).includes(id)) return 'run';
-	const outcome = settle(key, id);
-	if (outcome === 'run') return 'run';
-	if (pending.has(pendingKey(key, id))) return 'busy';
+	const state = settle(key, id);
+	if (state !== 'free') return state;
 	pending.set(pendingKey(key, id), { key, id, res });
 	res.once?.('finish', () => settle(key, id));
 	if (pending.size > MAX_PENDING) {
-		const [oldest, entry] = pending.entries().next().value as [string, { key: string; id: string }];
-		if (settle(entry.key, entry.id) === 'unknown') pending.delete(oldest);
+		const [oldest, entry] = pending.entries().next().value as [string, Pending];
+		if (settle(entry.key, entry.id) === 'busy') pending.delete(oldest);
 	}
 	return 'claimed';
 }
 
 /**
- * Claims a delivery (above); while another call is handing the same one to n8n, waits a little for n8n's answer to
- * it: its run exists → 'run'; n8n refused it → this call claims it. Still no answer → 'busy' (send again later).
+ * Claims a delivery (above); while another call is handing the same one to n8n, waits a little for how that went:
+ * its run exists → 'run'; n8n refused it → this call claims it. Still not known → 'busy' (send again later).
  */
 export async function claimDelivery(key: string, id: string, res: AnsweredResponse): Promise<'claimed' | 'run' | 'busy'> {
 	for (let waited = 0; ; waited += COPY_POLL_MS) {

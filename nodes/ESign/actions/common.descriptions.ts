@@ -136,10 +136,19 @@ export function signersCollection(extra: INodeProperties[] = [], overrides: Part
 		typeOptions: { multipleValues: true, sortable: true },
 		placeholder: 'Add Signer',
 		default: {},
-		options: [{ displayName: 'Signer', name: 'signer', values: [...signerFields, ...extra] }],
+		options: [{ displayName: 'Signer', name: 'signer', values: [...signerRowFields, ...extra] }],
 		...overrides,
 	};
 }
+
+const signingOrder = (description: string): INodeProperties => ({
+	displayName: 'Signing Order',
+	name: 'signingOrder',
+	type: 'number',
+	typeOptions: { minValue: 0 },
+	default: 0,
+	description,
+});
 
 export const signerFields: INodeProperties[] = [
 	{
@@ -162,18 +171,25 @@ export const signerFields: INodeProperties[] = [
 		displayName: 'Role',
 		name: 'role',
 		type: 'options',
-		options: [{ name: 'Signer', value: 'signer' }],
+		// The spec shows only "signer"; Approver and Viewer are the roles sites of the same plugin family know.
+		options: [
+			{ name: 'Approver', value: 'approver', description: 'Approves the document (not in the API description; sites of the plugin family such as WPsigner know it)' },
+			{ name: 'Signer', value: 'signer', description: 'Signs the document (the role the API description shows)' },
+			{ name: 'Viewer', value: 'viewer', description: 'Receives the document to read, without signing (not in the API description; sites of the plugin family know it)' },
+		],
 		default: 'signer',
-		description: 'The API accepts the role "signer"',
+		description:
+			'The API description shows only "signer". Sites of the same plugin family (e.g. WPsigner) also accept "viewer" and "approver"; a site that does not know a role refuses the signer. Any other role: use an expression.',
 	},
-	{
-		displayName: 'Signing Order',
-		name: 'signingOrder',
-		type: 'number',
-		typeOptions: { minValue: 0 },
-		default: 0,
-		description: 'Position in the signing order. 0 = after the signers already added.',
-	},
+	signingOrder(
+		'Position in the signing order (1 = first). 0 = after the signers already on the document: the node then reads the document’s signers first (one more request) and sends the next position, because sites differ in what they do without one.',
+	),
+];
+
+/** A row of the Signers list (Create and Send, Template → Create Document): 0 is the row's position in the list. */
+const signerRowFields: INodeProperties[] = [
+	...signerFields.filter((field) => field.name !== 'signingOrder'),
+	signingOrder('Position in the signing order (1 = first). 0 = this signer’s position in the list.'),
 ];
 
 /** Shown on every operation: how long to wait out rate limits, and the request timeout. */

@@ -6,6 +6,8 @@ import { checkPositiveNumber } from './validation';
 
 export { FIELD_TYPES };
 
+const JSON_HELP = 'Check the text in "Fields (JSON)": a JSON array of field objects, as in the parameter’s example, or switch to the fields list.';
+
 /** The item's field rows, from the UI list or the JSON array. */
 export function readFieldRows(this: IExecuteFunctions, i: number): IDataObject[] {
 	if (this.getNodeParameter('fieldsInput', i) === 'json') {
@@ -16,6 +18,7 @@ export function readFieldRows(this: IExecuteFunctions, i: number): IDataObject[]
 			// n8n parses a JSON parameter itself and throws a bare "Unexpected end of JSON input".
 			throw new NodeOperationError(this.getNode(), `"Fields (JSON)" is not valid JSON: ${(cause as Error).message}`, {
 				itemIndex: i,
+				description: JSON_HELP,
 			});
 		}
 		let parsed = raw;
@@ -25,12 +28,14 @@ export function readFieldRows(this: IExecuteFunctions, i: number): IDataObject[]
 			} catch (cause) {
 				throw new NodeOperationError(this.getNode(), `"Fields (JSON)" is not valid JSON: ${(cause as Error).message}`, {
 					itemIndex: i,
+					description: JSON_HELP,
 				});
 			}
 		}
 		if (!Array.isArray(parsed)) {
 			throw new NodeOperationError(this.getNode(), `"Fields (JSON)" must be a JSON array of fields`, {
 				itemIndex: i,
+				description: JSON_HELP,
 			});
 		}
 		return parsed as IDataObject[];

@@ -74,6 +74,7 @@ function readSigners(this: IExecuteFunctions, i: number): SignerInput[] {
 	if (!rows.length) {
 		throw new NodeOperationError(this.getNode(), `"Signers" needs at least one signer`, {
 			itemIndex: i,
+			description: 'Add a signer with a name and an email under "Signers".',
 		});
 	}
 	// Unset orders follow the list order, so fields can refer to signers by position.
@@ -118,14 +119,15 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		return error ? { error } : { id: (index as number) + 1 };
 	});
 	if (planned.errors.length) throw fieldsError.call(this, i, planned.errors);
+	// Only a signer signs: a viewer or approver (roles of the plugin family) needs no signature field.
 	const unsigned = signers.filter(
-		(_, index) => !planned.fields.some((f) => f.field_type === 'signature' && f.signer_id === index + 1),
+		(signer, index) => signer.role === 'signer' && !planned.fields.some((f) => f.field_type === 'signature' && f.signer_id === index + 1),
 	);
 	if (unsigned.length) {
 		throw new NodeOperationError(
 			this.getNode(),
-			`Every signer needs a signature field; none for ${unsigned.map((s) => s.email).join(', ')}`,
-			{ itemIndex: i, description: 'Add a field of type Signature for each signer under "Fields".' },
+			`Every signer with the role Signer needs a signature field in "Fields"; none for ${unsigned.map((s) => s.email).join(', ')}`,
+			{ itemIndex: i, description: 'Add a field of type Signature for each of them under "Fields".' },
 		);
 	}
 

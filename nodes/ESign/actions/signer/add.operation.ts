@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { emailKey, signerIdentity } from '../../helpers/signers';
+import { readNextSigningOrder } from '../../helpers/signingOrder';
 import { getDocumentId, getRequestOptions, toExecutionData } from '../../helpers/utils';
 import { checkText, checkWholeNumber } from '../../helpers/validation';
 import { eSignApiRequest } from '../../../shared/transport';
@@ -20,8 +21,9 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		checkText.call(this, i, 'Name', this.getNodeParameter('name', i)),
 		checkText.call(this, i, 'Email', this.getNodeParameter('email', i)),
 	);
-	const role = this.getNodeParameter('role', i, 'signer') as string;
-	// 0 = after the existing signers (the site picks the next position).
+	// Any role the site accepts (the editor offers the family's three; an expression can give another).
+	const role = checkText.call(this, i, 'Role', this.getNodeParameter('role', i, 'signer')).trim() || 'signer';
+	// 0 = after the signers already on the document: read them first (see readNextSigningOrder).
 	const signingOrder = checkWholeNumber.call(this, i, 'Signing Order', this.getNodeParameter('signingOrder', i, 0), 0);
 	if (missing === 'name') throw new NodeOperationError(this.getNode(), `"Name" is required`, { itemIndex: i });
 	if (missing === 'email') {
@@ -29,9 +31,9 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 			itemIndex: i,
 		});
 	}
-	const body: IDataObject = { name, email, role };
-	if (signingOrder > 0) body.signing_order = signingOrder;
 	const requestOptions = getRequestOptions.call(this, i);
+	const order = signingOrder > 0 ? signingOrder : await readNextSigningOrder.call(this, id, requestOptions);
+	const body: IDataObject = { name, email, role, signing_order: order };
 	// The spec shows no shape or status code for this answer (a site may say only {id}, {success: true} or {}):
 	// any JSON object means added, and the signer is then read back from the list the spec does show.
 	const answer = (await eSignApiRequest.call(this, 'POST', `/documents/${id}/signers`, {
@@ -44,7 +46,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		signers = (await eSignApiRequest.call(this, 'GET', `/documents/${id}/signers`, { ...requestOptions, expect: 'list' })) as IDataObject[];
 	} catch (error) {
 		// The write went through: say so, so the user does not add the signer a second time.
-		throw new NodeOperationError(this.getNode(), `The signer ${email} was added to document ${id}, but reading it back failed: ${(error as Error).message}`, {
+		throw new NodeOperationError(this.getNode(), `The signer ${email} was added to document ${id}, but could not be read back: ${(error as Error).message}`, {
 			itemIndex: i,
 			description: 'Do not run this item again (the signer is already on the document): list the signers with Signer → Get Many instead.',
 		});
