@@ -1,5 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { DEFAULT_MAX_RATE_LIMIT_WAIT_SECONDS, DEFAULT_TIMEOUT_SECONDS } from '../../shared/transport';
+import { ID_INPUT_PATTERN } from '../../shared/values';
+
 export const documentRLC: INodeProperties = {
 	displayName: 'Document',
 	name: 'documentId',
@@ -23,7 +26,7 @@ export const documentRLC: INodeProperties = {
 			validation: [
 				{
 					type: 'regex',
-					properties: { regex: '^\\s*[0-9]+\\s*$', errorMessage: 'A document ID is a whole number' },
+					properties: { regex: ID_INPUT_PATTERN, errorMessage: 'A document ID is a whole number from 1' },
 				},
 			],
 		},
@@ -53,7 +56,7 @@ export const templateRLC: INodeProperties = {
 			validation: [
 				{
 					type: 'regex',
-					properties: { regex: '^\\s*[0-9]+\\s*$', errorMessage: 'A template ID is a whole number' },
+					properties: { regex: ID_INPUT_PATTERN, errorMessage: 'A template ID is a whole number from 1' },
 				},
 			],
 		},
@@ -202,7 +205,7 @@ export const requestOptions: INodeProperties = {
 			name: 'maxRateLimitWait',
 			type: 'number',
 			typeOptions: { minValue: 0 },
-			default: 60,
+			default: DEFAULT_MAX_RATE_LIMIT_WAIT_SECONDS,
 			description:
 				'When the site answers 429 (too many requests), wait as long as it asks (Retry-After) and try again, up to this many seconds in total. 0 = fail at once.',
 		},
@@ -211,7 +214,7 @@ export const requestOptions: INodeProperties = {
 			name: 'timeout',
 			type: 'number',
 			typeOptions: { minValue: 1 },
-			default: 30,
+			default: DEFAULT_TIMEOUT_SECONDS,
 			description: 'How long to wait for each answer from the site',
 		},
 	],

@@ -11,6 +11,7 @@ export type { Expectation } from './answer';
 export type { ESignContext } from './credentials';
 export { API_PATH, forgetSiteAccess, normaliseSiteUrl } from './credentials';
 export type { ESignReadOptions, ESignRequestOptions, StreamBody } from './options';
+export { DEFAULT_MAX_RATE_LIMIT_WAIT_SECONDS, DEFAULT_TIMEOUT_SECONDS } from './options';
 export type { AnswerStream } from './stream';
 
 /** Largest page the API serves; also what Return All uses. */

@@ -90,6 +90,19 @@ describe('Document → Create and Send', () => {
 		expect(await control(sb, 'GET', `/__sandbox/outbox?document_id=${id}`)).toEqual([]);
 	});
 
+	// Continue On Fail and the eSign Tool read the same copy of the error (actions/errorDetails.ts): since issue 33 the
+	// failed item also has the failed step's HTTP status, which only the tool's answer had.
+	test('with Continue On Fail the failed item says which step, which document, and the step\'s HTTP status', async () => {
+		const p = params();
+		p.fieldsUi.field[2].page_number = 9;
+		const res = await esign(sb, p, { input: await input(), continueOnFail: true });
+		expect(res.items).toHaveLength(1);
+		const item = res.items[0].json;
+		expect(item).toMatchObject({ failedStep: 'fields', documentDeleted: true, httpCode: '400', apiCode: expect.any(String) });
+		expect(item.error).toMatch(/failed at step "fields".*Draft \d+ was deleted/);
+		expect((await api(sb, 'GET', `/documents/${item.documentId}`)).status).toBe(404);
+	});
+
 	test('Keep Draft on Failure keeps it', async () => {
 		const p = params({ options: { keepDraftOnFailure: true } });
 		p.fieldsUi.field[2].page_number = 9;

@@ -108,6 +108,14 @@ describe('Signer operations', () => {
 		expect(await requestLines(sb)).toEqual([]);
 	});
 
+	test('a name of spaces only is refused before any request, as in a "Signers" list (one rule: helpers/signers.ts)', async () => {
+		const doc = await makeDraft(sb);
+		await clearLog(sb);
+		const res = await esign(sb, { resource: 'signer', operation: 'add', documentId: rl(doc.id), name: '   ', email: 'x@example.org' });
+		expect(res.error.message).toBe('"Name" is required');
+		expect(await requestLines(sb)).toEqual([]);
+	});
+
 	// Checks the doubles' guess (signers only on drafts, 400 invalid_state; both profiles make it): the spec shows no such refusal.
 	test('adding a signer to a sent document is refused by the site (a guess of the doubles)', async () => {
 		const doc = await sentDocument(sb);

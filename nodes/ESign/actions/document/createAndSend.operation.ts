@@ -9,7 +9,7 @@ import {
 	readFieldRows,
 } from '../../helpers/fields';
 import { coordinateCollectionOptions, fieldInputProperties } from '../../helpers/fieldDescriptions';
-import { readSignerRows } from '../../helpers/signers';
+import { emailKey, readSignerRows } from '../../helpers/signers';
 import { getRequestOptions, toExecutionData } from '../../helpers/utils';
 import { idFromAnswer } from '../../../shared/values';
 import { eSignApiRequest } from '../../../shared/transport';
@@ -96,7 +96,7 @@ function signerIndexResolver(signers: SignerInput[]) {
 			if (position >= 1 && position <= signers.length) return { index: position - 1 };
 			return { error: `signer ${ref} is not in the Signers list (1 to ${signers.length})` };
 		}
-		const index = signers.findIndex((s) => s.email.toLowerCase() === ref.toLowerCase());
+		const index = signers.findIndex((s) => emailKey(s.email) === emailKey(ref));
 		return index >= 0 ? { index } : { error: `signer "${ref}" is not an email in the Signers list` };
 	};
 }
@@ -157,10 +157,10 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 			`/documents/${documentId}/signers`,
 			{ ...requestOptions, expect: 'list' },
 		)) as IDataObject[];
-		const idByEmail = new Map(saved.map((s) => [String(s.email).toLowerCase(), Number(s.id)]));
+		const idByEmail = new Map(saved.map((s) => [emailKey(s.email), Number(s.id)]));
 		const fields = planned.fields.map((field) => ({
 			...field,
-			signer_id: idByEmail.get(signers[(field.signer_id as number) - 1].email.toLowerCase()),
+			signer_id: idByEmail.get(emailKey(signers[(field.signer_id as number) - 1].email)),
 		}));
 
 		step = 'fields';

@@ -1,8 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { getDocumentId, getRequestOptions, isValidEmail, toExecutionData } from '../../helpers/utils';
+import { emailKey, signerIdentity } from '../../helpers/signers';
 import { readNextSigningOrder } from '../../helpers/signingOrder';
+import { getDocumentId, getRequestOptions, toExecutionData } from '../../helpers/utils';
 import { checkText, checkWholeNumber } from '../../helpers/validation';
 import { eSignApiRequest } from '../../../shared/transport';
 import { idFromAnswer } from '../../../shared/values';
@@ -16,14 +17,16 @@ export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const id = getDocumentId.call(this, i);
-	const name = checkText.call(this, i, 'Name', this.getNodeParameter('name', i)).trim();
-	const email = checkText.call(this, i, 'Email', this.getNodeParameter('email', i)).trim();
+	const { name, email, missing } = signerIdentity(
+		checkText.call(this, i, 'Name', this.getNodeParameter('name', i)),
+		checkText.call(this, i, 'Email', this.getNodeParameter('email', i)),
+	);
 	// Any role the site accepts (the editor offers the family's three; an expression can give another).
 	const role = checkText.call(this, i, 'Role', this.getNodeParameter('role', i, 'signer')).trim() || 'signer';
 	// 0 = after the signers already on the document: read them first (see readNextSigningOrder).
 	const signingOrder = checkWholeNumber.call(this, i, 'Signing Order', this.getNodeParameter('signingOrder', i, 0), 0);
-	if (!name) throw new NodeOperationError(this.getNode(), `"Name" is required`, { itemIndex: i });
-	if (!isValidEmail(email)) {
+	if (missing === 'name') throw new NodeOperationError(this.getNode(), `"Name" is required`, { itemIndex: i });
+	if (missing === 'email') {
 		throw new NodeOperationError(this.getNode(), `"Email" is not a valid email address: "${email}"`, {
 			itemIndex: i,
 		});
@@ -59,6 +62,6 @@ export function addedSigner(signers: IDataObject[], answer: IDataObject, email: 
 	const id = idFromAnswer(answer.id);
 	const byId = id === undefined ? undefined : signers.find((s) => String(s.id) === id);
 	if (byId) return byId;
-	const sameEmail = signers.filter((s) => String(s.email ?? '').trim().toLowerCase() === email.toLowerCase());
+	const sameEmail = signers.filter((s) => emailKey(s.email) === emailKey(email));
 	return sameEmail.sort((a, b) => Number(b.id) - Number(a.id))[0];
 }
