@@ -7,11 +7,10 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { credentialTestRules } from '../nodes/shared/transport/advice';
 import { basicAuthHeader } from '../nodes/shared/transport/basicAuth';
+import { NETWORK_CODES_NOTICE } from '../nodes/shared/transport/network';
 import { apiRootExpression } from '../nodes/shared/transport/siteUrl';
-
-/** A fixed text per status is all n8n's credential test can show (it sees the status, not the answer). */
-const testRule = (value: number, message: string) => ({ type: 'responseCode' as const, properties: { value, message } });
 
 export class ESignApi implements ICredentialType {
 	name = 'eSignApi';
@@ -116,8 +115,7 @@ export class ESignApi implements ICredentialType {
 				'Whether to connect even if the SSL certificate cannot be verified (self-signed, expired, other host name, internal certificate authority). For staging sites only: it turns off the check that n8n talks to the real site.',
 		},
 		{
-			displayName:
-				'If Test shows only a code: ECONNREFUSED = nothing answers at that address and port (is the site up, the port right?); ENOTFOUND = the host name does not exist (typo, or internal DNS); ETIMEDOUT/ECONNABORTED = no answer in time (firewall?); DEPTH_ZERO_SELF_SIGNED_CERT, SELF_SIGNED_CERT_IN_CHAIN, CERT_HAS_EXPIRED, ERR_TLS_CERT_ALTNAME_INVALID, UNABLE_TO_VERIFY_LEAF_SIGNATURE = the site\'s HTTPS certificate is not trusted (staging only: Ignore SSL Issues); EPROTO = the address is http only, use http://. The eSign nodes explain these in full.',
+			displayName: NETWORK_CODES_NOTICE,
 			name: 'networkCodesNotice',
 			type: 'notice',
 			default: '',
@@ -152,33 +150,7 @@ export class ESignApi implements ICredentialType {
 			// Never follow a redirect with the key and secret: it could hand them to another host.
 			disableFollowRedirect: true,
 		},
-		rules: [
-			...[301, 302, 303, 307, 308].map((code) =>
-				testRule(
-					code,
-					`The site redirects this address elsewhere (HTTP ${code}); n8n does not follow it, so the key and secret were not sent there. Open the Site URL in a browser and use the address it ends up at (often https:// instead of http://, or with or without www.) as the Site URL. If the address is right and the site's permalinks are set to Plain, choose ?rest_route= as the REST API URL Style.`,
-				),
-			),
-			testRule(
-				401,
-				'The site refused the request (401). If a browser shows a sign-in box for the site (HTTP Basic auth, common on staging copies), turn on Password-Protected Site and fill in that user and password. Otherwise the eSign API rejected the API key or secret: check both in the eSign admin under API keys. If they are right, a proxy or security plugin may be removing the X-ESIGN-* headers; the eSign node\'s error says which it is and how to check.',
-			),
-			testRule(
-				403,
-				'Something in front of the eSign API blocked the request (403): a bot check (e.g. Cloudflare), a security plugin (Wordfence, Solid Security, Sucuri) or the host\'s firewall. The API itself lets every key read statistics, so this is not about key permissions. Allow requests to /wp-json/esign/ from n8n\'s server (a WAF skip rule, or its IP address on the allow list). The eSign node\'s error names the blocker.',
-			),
-			testRule(
-				404,
-				'No eSign API at this address (404). Check the Site URL and that the eSign plugin (Pro, with the REST API enabled) is active. If the site\'s permalinks are set to Plain, choose ?rest_route= as the REST API URL Style (or /wp-json/ if they are not).',
-			),
-			testRule(
-				406,
-				'The server\'s firewall (mod_security) refused the request (406 Not Acceptable). Ask the host to allow /wp-json/esign/ from n8n\'s server or to turn off the rule that matched (its audit log names the rule).',
-			),
-			testRule(
-				503,
-				'The site is unavailable (503): WordPress may be in maintenance mode (wait a minute), or a bot check (e.g. Cloudflare\'s "Just a moment…") or firewall answered instead of the site. The eSign node\'s error names which.',
-			),
-		],
+		// One text per status, from the advice table the nodes' errors read too.
+		rules: credentialTestRules(),
 	};
 }

@@ -272,7 +272,7 @@ async function runLine(line, tarball) {
 			try {
 				await site.control('POST', '/faults', { path: stats, answer: 'redirect', status: 301, location: `${other.url}${stats}`, count: 1 });
 				const message = runError(await n8n.run('esignE2eProbeStats', 'error'));
-				assert(message.includes(`The site redirects ${sb.url}${stats} to ${other.url}${stats}: use ${other.url} as the Site URL`), `error: ${message}`);
+				assert(message.includes(`The site redirects ${sb.url}${stats} to ${other.url}${stats} — Use ${other.url} as the Site URL`), `error: ${message}`);
 				await site.control('POST', '/faults', { path: stats, answer: 'redirect', status: 302, location: `${other.url}${stats}`, count: 1 });
 				const tested = await n8n.testCredential(credential, credentialData(sb));
 				assert(tested?.status === 'Error', `credential test: ${JSON.stringify(tested)}`);

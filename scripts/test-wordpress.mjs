@@ -176,7 +176,7 @@ main(async () => {
 	await check('contract suite (test/contract) against WordPress, plain permalinks (?rest_route=)', () => contractSuite(plain));
 	await check(`${tag} credential test with Plain permalinks: the /wp-json/ style fails naming the URL style, ?rest_route= passes`, async () => {
 		const wrong = await n8n.testCredential(credential, credentialData(pretty));
-		assert(wrong?.status === 'Error' && /\?rest_route= as the REST API URL Style/.test(wrong.message), `/wp-json/ style: ${JSON.stringify(wrong)}`);
+		assert(wrong?.status === 'Error' && /REST API URL Style to \?rest_route=/.test(wrong.message), `/wp-json/ style: ${JSON.stringify(wrong)}`);
 		const right = await n8n.testCredential(credential, credentialData(plain));
 		assert(right?.status === 'OK', `?rest_route= style: ${JSON.stringify(right)}`);
 		return `/wp-json/ style → "${wrong.message.slice(0, 120)}…"`;

@@ -3,7 +3,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { documentEvent, downloadOptions } from '../shared/triggerDescriptions';
 import { forgetSiteAccess } from '../shared/transport';
-import { ANY_CHANGE, NEW_DOCUMENT } from './common';
+import { ANY_CHANGE, DEFAULT_RESCAN_EVERY, NEW_DOCUMENT } from './common';
 import { pollOnce } from './poll';
 import { ALL_STATUSES } from './state';
 
@@ -101,7 +101,7 @@ export class ESignStatusTrigger implements INodeType {
 						name: 'rescanEvery',
 						type: 'number',
 						typeOptions: { minValue: 0 },
-						default: 60,
+						default: DEFAULT_RESCAN_EVERY,
 						description:
 							'Reads the lists of open documents every N polls even when /stats shows no change, to catch changes that cancel out in the counts (e.g. two documents swapping draft and sent). 0 = never.',
 					},

@@ -2,11 +2,14 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 
 import { attachDocumentFile } from '../shared/documentFile';
 import type { ESignRequestOptions, Expectation } from '../shared/transport';
-import { eSignApiGetIfFound } from '../shared/transport';
+import { DEFAULT_TIMEOUT_SECONDS, eSignApiGetIfFound } from '../shared/transport';
 import type { ReadDocument } from './signers';
 
 /** A poll ends on a 429 instead of waiting: the next poll picks up from the last good state. */
-export const POLL_REQUEST: ESignRequestOptions = { maxRateLimitWait: 0, timeout: 30 };
+export const POLL_REQUEST: ESignRequestOptions = { maxRateLimitWait: 0, timeout: DEFAULT_TIMEOUT_SECONDS };
+
+/** Full Rescan Every N Polls when the option is not set: the option's default and the poll's. */
+export const DEFAULT_RESCAN_EVERY = 60;
 
 export const NEW_DOCUMENT = 'document.created';
 export const ANY_CHANGE = '*';

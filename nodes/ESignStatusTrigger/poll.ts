@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { eSignApiGetPage, eSignApiRequest } from '../shared/transport';
 import type { PollOptions } from './common';
-import { ANY_CHANGE, NEW_DOCUMENT, POLL_REQUEST, attachFiles, documentReader } from './common';
+import { ANY_CHANGE, DEFAULT_RESCAN_EVERY, NEW_DOCUMENT, POLL_REQUEST, attachFiles, documentReader } from './common';
 import type { Change, StatusApi } from './detect';
 import { PAGE_SIZE, detectChanges, listAll, recordState } from './detect';
 import { sampleEvent } from './sample';
@@ -33,7 +33,7 @@ export async function pollOnce(this: IPollFunctions): Promise<INodeExecutionData
 	const events = this.getNodeParameter('events', []) as string[];
 	const options = this.getNodeParameter('options', {}) as PollOptions;
 	const search = typeof options.search === 'string' ? options.search.trim() : '';
-	const rescanEvery = Number(options.rescanEvery ?? 60);
+	const rescanEvery = Number(options.rescanEvery ?? DEFAULT_RESCAN_EVERY);
 	if (!Number.isInteger(rescanEvery) || rescanEvery < 0) {
 		throw new NodeOperationError(this.getNode(), 'Options › Full Rescan Every N Polls must be a whole number, 0 or more', {
 			description: `It is ${JSON.stringify(options.rescanEvery)}.`,

@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { FileAnswerReader } from './fileAnswer';
 import { detectFileType } from './fileType';
 import type { ESignReadOptions } from './transport';
-import { eSignApiGetStream } from './transport';
+import { DEFAULT_TIMEOUT_SECONDS, eSignApiGetStream } from './transport';
 import { idFromAnswer, isPlainObject } from './values';
 
 export interface DownloadedDocument {
@@ -86,7 +86,7 @@ async function collect(pieces: AsyncIterable<Buffer>): Promise<Buffer> {
 }
 
 /** Both triggers' Download Document: patient enough for a slow site, without holding a run long on a 429. */
-const TRIGGER_DOWNLOAD: ESignReadOptions = { timeout: 30, maxRateLimitWait: 5 };
+const TRIGGER_DOWNLOAD: ESignReadOptions = { timeout: DEFAULT_TIMEOUT_SECONDS, maxRateLimitWait: 5 };
 
 /**
  * A trigger's Download Document (both triggers): the file of `documentId` added to the item under the option

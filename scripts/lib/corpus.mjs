@@ -92,6 +92,30 @@ const EXPECTED = {
 			return `draft ${docId} from the template, not sent`;
 		},
 	},
+	esignCorpus07Family: {
+		// Create and Send (2 signers: add ×2, read back once); Signer Get Many and Get Values per signer read the signers;
+		// each Add with Signing Order 0 reads the signers before adding and after (2 × 2); fields read by Field Get Many
+		// and the two Get Values.
+		routes: { upload: 1, addSigner: 4, listSigners: 7, saveFields: 1, send: 1, getDocument: 1, listFields: 3, create: 1 },
+		async verify({ site, runData }) {
+			const docId = String(nodeOutput(runData, 'Create and send')[0]?.json?.id ?? '');
+			const [doc] = nodeOutput(runData, 'Document simplified').map((i) => i.json);
+			assert(doc && Object.keys(doc).length === 10 && doc.id === docId && doc.signed_by === 'Cara Corpus <cara@example.org>' && doc.waiting_for === 'Dan Corpus <dan@example.org>', `Document simplified: ${JSON.stringify(doc)}`);
+			const signers = nodeOutput(runData, 'Signers simplified').map((i) => i.json);
+			assert(same(signers.map((s) => [s.email, s.status, Object.keys(s).length]), [['cara@example.org', 'signed', 10], ['dan@example.org', 'pending', 10]]), `Signers simplified: ${JSON.stringify(signers)}`);
+			const fields = nodeOutput(runData, 'Fields simplified').map((i) => i.json);
+			assert(fields.length === 3 && fields.every((f) => Object.keys(f).length === 10), `Fields simplified: ${JSON.stringify(fields).slice(0, 300)}`);
+			const perSigner = nodeOutput(runData, 'Values per signer').map((i) => i.json);
+			const [cara, dan] = perSigner;
+			assert(perSigner.length === 2 && cara.signer_email === 'cara@example.org' && cara['signature 1'] === 'Cara Corpus' && dan['signature 1'] === '' && dan['date 1'] === '', `Values per signer: ${JSON.stringify(perSigner)}`);
+			const perDocument = nodeOutput(runData, 'Values per document').map((i) => i.json);
+			assert(same(perDocument, [{ document_id: docId, 'date 1': '' }]), `Values per document: ${JSON.stringify(perDocument)}`);
+			const draftId = String(nodeOutput(runData, 'Create draft')[0]?.json?.id ?? '');
+			const orders = (await site.call('GET', `/documents/${draftId}/signers`)).body.map((s) => `${s.email} ${s.signing_order}`);
+			assert(same(orders, ['eve@example.org 1', 'finn@example.org 2']), `draft ${draftId} signers: ${orders.join(', ')}`);
+			return `document ${docId}: simplified (10 fields), 2 signers and 3 fields simplified, values per signer and per document by name; draft ${draftId}: ${orders.join(', ')}`;
+		},
+	},
 };
 
 /**

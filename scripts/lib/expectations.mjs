@@ -183,8 +183,9 @@ const mailsTo = (outbox, docId, kind) => outbox.filter((m) => String(m.document_
 /** What each Manual-Trigger example must make the site do (`site`: a siteClient). */
 export const EXPECTED = {
 	esignExample0001: {
-		// Each Add Signer reads its signer back (GET /signers: the spec shows no answer for adding one), then Get signers.
-		routes: { upload: 1, addSigner: 2, listSigners: 3, saveFields: 1, send: 1, remind: 1, listFields: 1 },
+		// Each Add Signer (Signing Order 0) reads the signers first, to send the next position, and reads its signer back
+		// (GET /signers: the spec shows no answer for adding one), then Get signers.
+		routes: { upload: 1, addSigner: 2, listSigners: 5, saveFields: 1, send: 1, remind: 1, listFields: 1 },
 		async verify({ site, runData, outbox }) {
 			const docId = String(nodeOutput(runData, 'Upload document')[0]?.json?.id ?? '');
 			assert(docId, 'Upload document gave no id');

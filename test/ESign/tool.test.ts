@@ -60,7 +60,7 @@ describe('eSign Tool: what the agent is told', () => {
 				if (/Needs (a|the) document ID/.test(text)) expect(text).toMatch(/eSign Document → Get Many, searching by title/);
 			}
 		}
-		expect(operations).toBe(20);
+		expect(operations).toBe(21);
 		expect(seen.size).toBe(operations);
 		expect(describedAs(tool, { resource: 'document', operation: 'remind' })).toMatch(
 			/^Emails a reminder .*Needs the document ID of a sent or viewed document\. If you only know its title, get the ID first with a document search \(eSign Document → Get Many, searching by title\)\. .*no_recipients/,
@@ -152,8 +152,8 @@ describe('eSign Tool: answers', () => {
 	test('a 404 tells the model the document does not exist and what to check', async () => {
 		const answer = failureOf(await asTool(sb, { resource: 'document', operation: 'get', documentId: documentByModel }, { documentId: '999' }));
 		expect(answer.error).toMatchObject({ code: 'not_found', httpStatus: 404, itemIndex: 0 });
-		expect(answer.error.description).toBe('Nothing exists at /documents/999: check the id (it may have been deleted, or it belongs to another site).');
-		expect(answer.summary).toMatch(/^The eSign site refused the request \(HTTP 404, code not_found\): .+ Nothing exists at \/documents\/999: check the id/);
+		expect(answer.error.description).toBe('Nothing exists at /documents/999. Check the ID: it may have been deleted, or it belongs to another site.');
+		expect(answer.summary).toMatch(/^The eSign site refused the request \(HTTP 404, code not_found\): .+ Nothing exists at \/documents\/999\. Check the ID/);
 	});
 
 	test('a 403 (another user’s document) carries the advice about keys', async () => {

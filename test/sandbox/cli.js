@@ -5,7 +5,8 @@
  * `--tls[=expired|wrong-host]` serves HTTPS with a self-signed certificate (plain HTTP on another port);
  * `--fronts '<json>'` starts it behind fronts (the body of POST /__sandbox/fronts).
  * `--data <dir>` keeps the site's data in that folder across restarts; `--reset` (with --data) starts it over.
- * `--strict` plays the spec alone (the strict profile: CONTRACT.md → Profiles) instead of the default's guesses.
+ * `--strict` plays the spec alone (the strict profile: CONTRACT.md → Profiles) instead of the default's guesses;
+ * `--family` plays a site of the same plugin family (WPsigner: X-WP-* count headers, order 1 by default, three roles).
  */
 
 const { createSandbox, SPEC_RATE_LIMITS } = require('./index');
@@ -17,6 +18,12 @@ function option(name) {
 	return args[i].includes('=') ? args[i].split('=').slice(1).join('=') : args[i + 1];
 }
 
+const PROFILE_LINES = {
+	strict: 'strict: the spec alone (declines in declined_at only, webhook bodies {event, data}, minimal Add Signer answers, order 1 when none is given, roles signer/viewer/approver)',
+	family: 'family: a site like WPsigner (X-WP-Total/TotalPages instead of X-ESIGN-*, order 1 when none is given, roles signer/viewer/approver)',
+	default: 'default: the sandbox\'s guesses where the spec says "not shown" (--strict plays the spec alone, --family a WPsigner-like site)',
+};
+
 async function main() {
 	const port = Number(option('port') ?? process.env.SANDBOX_PORT ?? 8787);
 	if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`Invalid port: ${port}`);
@@ -26,7 +33,8 @@ async function main() {
 	const fronts = option('fronts');
 	const dataDir = option('data');
 	const resetData = process.argv.slice(2).includes('--reset');
-	const profile = process.argv.slice(2).includes('--strict') ? 'strict' : 'default';
+	const args = process.argv.slice(2);
+	const profile = args.includes('--strict') ? 'strict' : args.includes('--family') ? 'family' : 'default';
 	if (dataDir === undefined && resetData) throw new Error('--reset starts over the data kept with --data <dir>: give --data too.');
 	if (dataDir !== undefined && (dataDir === '' || dataDir.startsWith('--'))) throw new Error('--data needs a folder, e.g. --data .n8n-runtime/sandbox-data');
 	const sb = await createSandbox({ port, host, rateLimits: SPEC_RATE_LIMITS, tls, fronts: fronts ? JSON.parse(fronts) : undefined, dataDir, resetData, profile });
@@ -45,7 +53,7 @@ async function main() {
 		...(kept && kept.warning ? [`Warning:        ${kept.warning}`] : []),
 		...(sb.tls ? [`TLS:            ${sb.tls.variant} certificate (curl -k); the same site over plain HTTP: ${sb.plain.url}`] : []),
 		...(Object.keys(sb.state.fronts).length ? [`Fronts:         ${JSON.stringify(sb.state.fronts)}`] : []),
-		`Profile:        ${profile === 'strict' ? 'strict: the spec alone (declines in declined_at only, webhook bodies {event, data}, minimal Add Signer answers)' : 'default: the sandbox\'s guesses where the spec says "not shown" (--strict plays the spec alone)'}`,
+		`Profile:        ${PROFILE_LINES[profile]}`,
 		`Webhook secret: ${sb.webhookSecret}`,
 		`Rate limits:    ${SPEC_RATE_LIMITS.perKeyPerHour} per key per hour, ${SPEC_RATE_LIMITS.perIpPerMinute} per IP per minute`,
 		'',

@@ -6,6 +6,7 @@ const { fail, invalidParam, isNonEmptyString, toInteger, fileStem } = require('.
 const { detectFileType, countPages, FILE_KINDS } = require('./pdf');
 const store = require('./store');
 const signing = require('./signing');
+const { countHeaders } = require('./profile');
 
 const STATUSES = ['draft', 'sent', 'viewed', 'completed', 'declined', 'expired'];
 const FILE_PATH_MAX_AGE_MS = 15 * 60 * 1000;
@@ -58,7 +59,7 @@ function list(core, ctx) {
 		.sort((a, b) => b.id - a.id);
 	const total = matching.length;
 	const items = matching.slice((page - 1) * perPage, page * perPage).map((d) => store.documentOut(core, d));
-	return ok(items, 200, { 'X-ESIGN-Total': String(total), 'X-ESIGN-TotalPages': String(Math.ceil(total / perPage)) });
+	return ok(items, 200, countHeaders(core.state.profile, total, Math.ceil(total / perPage)));
 }
 
 /**

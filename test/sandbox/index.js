@@ -54,8 +54,9 @@ const DEFAULT_WEBHOOK_SECRET = 'whsec_sandbox_3b9f2c7e1a5d48f6b0c2e9a7d1f4c8b5';
  * @param {string} [opts.dataDir]         keep the data in this folder across restarts (see persist.js); default: in memory only
  * @param {boolean} [opts.resetData=false] with dataDir: remove the kept data first and start fresh
  * @param {string|object} [opts.profile='default'] what it plays where the spec says "not shown": 'default' (the
- *                                        project's guesses), 'strict' (the spec alone, varied where it is silent), or
- *                                        knobs over a preset (profile.js; CONTRACT.md → Profiles); reset returns to it
+ *                                        project's guesses), 'strict' (the spec alone, varied where it is silent),
+ *                                        'family' (a WPsigner-like site), or knobs over a preset (profile.js;
+ *                                        CONTRACT.md → Profiles); reset returns to it
  * @param {number|null} [opts.deliveryTimeoutMs=5000] how long a webhook delivery waits for its answer; null = no limit
  */
 async function createSandbox(opts = {}) {
@@ -135,7 +136,7 @@ async function createSandbox(opts = {}) {
 		},
 		/** Live in-memory state (documents, signers, fields, templates: Maps by numeric id; outbox, requestLog, deliveries: arrays). */
 		state,
-		/** The profile's name at start ('default' or 'strict'); sb.state.profile holds the knobs in use. */
+		/** The profile's name at start ('default', 'strict' or 'family'); sb.state.profile holds the knobs in use. */
 		profile: startProfile.name,
 		/** Same as POST /__sandbox/reset. */
 		reset: core.reset,

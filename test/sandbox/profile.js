@@ -15,17 +15,34 @@ const KNOBS = {
 	webhooks: ['full', 'spec'],
 	/** 'guessed': the default's refusals (Remind outside sent/viewed, PUT status other than draft ↔ sent); 'spec': only the refusals the spec shows. */
 	refusals: ['guessed', 'spec'],
-	/** 'next': an omitted signing_order becomes (highest + 1); 'given': it stays as sent ("0" when omitted). */
-	signingOrder: ['next', 'given'],
+	/**
+	 * 'next': an omitted signing_order becomes (highest + 1); 'given': it stays as sent ("0" when omitted); 'one': it
+	 * becomes 1, as WPsigner (a plugin of the same family) does, so signers added without one share the first place.
+	 */
+	signingOrder: ['next', 'given', 'one'],
+	/**
+	 * The page-count headers of GET /documents: 'esign' X-ESIGN-Total/TotalPages (the spec); 'wp' WordPress's own
+	 * X-WP-Total/TotalPages instead (WPsigner); 'both'; 'none' (a proxy or cache that drops them).
+	 */
+	countHeaders: ['esign', 'wp', 'both', 'none'],
+	/** 'signer': any other role → 400 invalid_role; 'family': signer, viewer and approver (WPsigner's roles). */
+	roles: ['signer', 'family'],
 };
+
+/** The roles each `roles` knob accepts. */
+const ROLES = { signer: ['signer'], family: ['signer', 'viewer', 'approver'] };
 
 /** Add Signer's answers: the default's 201 + Signer, or minimal objects (the spec shows no shape, no status code). */
 const ADD_SIGNER_ANSWERS = ['signer', 'id', 'success', 'empty'];
 
+const DEFAULT = { declines: 'status', webhooks: 'full', refusals: 'guessed', signingOrder: 'next', countHeaders: 'esign', roles: 'signer', addSignerAnswers: ['signer'] };
 const PRESETS = {
-	default: { declines: 'status', webhooks: 'full', refusals: 'guessed', signingOrder: 'next', addSignerAnswers: ['signer'] },
-	// The minimal answers take turns (one per Add Signer request, from the first after a reset).
-	strict: { declines: 'timestamps', webhooks: 'spec', refusals: 'spec', signingOrder: 'given', addSignerAnswers: ['id', 'success', 'empty'] },
+	default: DEFAULT,
+	// The minimal answers take turns (one per Add Signer request, from the first after a reset). Where the spec is
+	// silent it plays what a published site of the family does: a default order of 1, the roles viewer and approver.
+	strict: { declines: 'timestamps', webhooks: 'spec', refusals: 'spec', signingOrder: 'one', countHeaders: 'esign', roles: 'family', addSignerAnswers: ['id', 'success', 'empty'] },
+	// A site of the same plugin family (WPsigner): WordPress's count headers, order 1 by default, three roles.
+	family: { ...DEFAULT, signingOrder: 'one', countHeaders: 'wp', roles: 'family' },
 };
 
 /**
@@ -36,7 +53,7 @@ function normalizeProfile(input) {
 	const given = input === undefined || input === null ? {} : typeof input === 'string' ? { name: input } : input;
 	if (typeof given !== 'object' || Array.isArray(given)) fail(400, 'invalid_data', "profile must be 'default', 'strict' or an object of knobs.");
 	const name = given.name ?? 'default';
-	if (!PRESETS[name]) fail(400, 'invalid_data', `profile name must be one of ${Object.keys(PRESETS).join(', ')}.`);
+	if (!Object.hasOwn(PRESETS, name)) fail(400, 'invalid_data', `profile name must be one of ${Object.keys(PRESETS).join(', ')}.`);
 	const profile = { name, ...PRESETS[name] };
 	for (const [key, value] of Object.entries(given)) {
 		if (key === 'name') continue;
@@ -71,4 +88,18 @@ function specEventData(event, data) {
 /** A signer has declined: by its status (default profile) or by declined_at (any profile). */
 const hasDeclined = (signer) => signer.status === 'declined' || Boolean(signer.declined_at);
 
-module.exports = { ADD_SIGNER_ANSWERS, KNOBS, PRESETS, hasDeclined, normalizeProfile, specEventData };
+/** Count headers of a list answer under the profile's `countHeaders` knob. */
+function countHeaders(profile, total, totalPages) {
+	const esign = { 'X-ESIGN-Total': String(total), 'X-ESIGN-TotalPages': String(totalPages) };
+	const wp = { 'X-WP-Total': String(total), 'X-WP-TotalPages': String(totalPages) };
+	return { esign, wp, both: { ...esign, ...wp }, none: {} }[profile.countHeaders];
+}
+
+/** The role a signer gets, or 400 invalid_role for one the profile does not accept (`label` prefixes the message). */
+function checkRole(profile, role, label = '') {
+	const accepted = ROLES[profile.roles];
+	if (!accepted.includes(role)) fail(400, 'invalid_role', `${label}role must be ${accepted.map((r) => `"${r}"`).join(', ')}.`);
+	return role;
+}
+
+module.exports = { ADD_SIGNER_ANSWERS, KNOBS, PRESETS, checkRole, countHeaders, hasDeclined, normalizeProfile, specEventData };

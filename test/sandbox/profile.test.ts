@@ -81,14 +81,56 @@ describe('strict profile', () => {
 		expect((await control<Json[]>(strict, 'GET', '/__sandbox/outbox'))).toEqual([]);
 	});
 
-	test('Add Signer answers {id}, {success: true}, {} in turn, 200, and fills in no signing order', async () => {
+	test('Add Signer answers {id}, {success: true}, {} in turn, 200, and puts a signer without an order first (order 1)', async () => {
 		const doc = await makeDraft(strict);
 		const answers: Json[] = [];
 		for (const name of ['A', 'B', 'C', 'D']) answers.push(await api(strict, 'POST', `/documents/${doc.id}/signers`, { name, email: `${name}@example.org` }));
 		expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
 		const listed = (await api(strict, 'GET', `/documents/${doc.id}/signers`)).body;
 		expect(answers.map((a) => a.body)).toEqual([{ id: listed[0].id }, { success: true }, {}, { id: listed[3].id }]);
-		expect(listed.map((s: Json) => s.signing_order)).toEqual(['0', '0', '0', '0']);
+		expect(listed.map((s: Json) => s.signing_order)).toEqual(['1', '1', '1', '1']);
+	});
+
+	test('the roles the spec leaves open: viewer and approver are accepted, anything else refused (invalid_role)', async () => {
+		const doc = await makeDraft(strict);
+		expect((await api(strict, 'POST', `/documents/${doc.id}/signers`, { name: 'V', email: 'v@example.org', role: 'viewer' })).status).toBe(200);
+		expect((await api(strict, 'POST', `/documents/${doc.id}/signers`, { name: 'A', email: 'a@example.org', role: 'approver' })).status).toBe(200);
+		expect((await api(strict, 'POST', `/documents/${doc.id}/signers`, { name: 'W', email: 'w@example.org', role: 'witness' })).body.code).toBe('invalid_role');
+		expect((await api(strict, 'GET', `/documents/${doc.id}/signers`)).body.map((s: Json) => s.role)).toEqual(['viewer', 'approver']);
+	});
+
+	test('lists carry the spec’s count headers', async () => {
+		await control(strict, 'POST', '/__sandbox/seed/documents', { count: 3, owner: 'admin' });
+		const { headers } = await api(strict, 'GET', '/documents?per_page=2');
+		expect([headers.get('x-esign-total'), headers.get('x-esign-totalpages'), headers.get('x-wp-totalpages')]).toEqual(['3', '2', null]);
+	});
+});
+
+describe('family profile (a site like WPsigner)', () => {
+	test('X-WP-Total/TotalPages instead of X-ESIGN-*, order 1 when none is given (also from a template), viewer and approver', async () => {
+		await control(plain, 'POST', '/__sandbox/profile', { name: 'family' });
+		await control(plain, 'POST', '/__sandbox/seed/documents', { count: 5, owner: 'admin' });
+		const { headers } = await api(plain, 'GET', '/documents?per_page=2');
+		expect([headers.get('x-wp-total'), headers.get('x-wp-totalpages'), headers.get('x-esign-total'), headers.get('x-esign-totalpages')]).toEqual(['5', '3', null, null]);
+		const doc = await makeDraft(plain);
+		for (const [name, role] of [['A', 'signer'], ['B', 'viewer'], ['C', 'approver']]) {
+			expect((await api(plain, 'POST', `/documents/${doc.id}/signers`, { name, email: `${name}@example.org`, role })).status).toBe(201);
+		}
+		const listed = (await api(plain, 'GET', `/documents/${doc.id}/signers`)).body;
+		expect(listed.map((s: Json) => [s.role, s.signing_order])).toEqual([['signer', '1'], ['viewer', '1'], ['approver', '1']]);
+		const template = (await api(plain, 'GET', '/templates')).body[0];
+		const created = await api(plain, 'POST', `/templates/${template.id}/documents`, { send: false, signers: [{ name: 'D', email: 'd@example.org' }, { name: 'E', email: 'e@example.org', role: 'viewer' }] });
+		expect(created.body.signers.map((s: Json) => [s.role, s.signing_order])).toEqual([['signer', 1], ['viewer', 1]]);
+	});
+
+	test.each([
+		['both', ['7', '4', '7', '4']],
+		['none', [null, null, null, null]],
+	])('countHeaders %s', async (countHeaders, expected) => {
+		await control(plain, 'POST', '/__sandbox/profile', { countHeaders });
+		await control(plain, 'POST', '/__sandbox/seed/documents', { count: 7, owner: 'admin' });
+		const { headers } = await api(plain, 'GET', '/documents?per_page=2');
+		expect(['x-esign-total', 'x-esign-totalpages', 'x-wp-total', 'x-wp-totalpages'].map((h) => headers.get(h))).toEqual(expected);
 	});
 });
 

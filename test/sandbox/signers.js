@@ -3,6 +3,7 @@
 
 const { fail, isNonEmptyString, ok, toInteger } = require('./util');
 const store = require('./store');
+const { checkRole } = require('./profile');
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -16,10 +17,11 @@ function addSigner(core, ctx) {
 	if (doc.status !== 'draft') fail(400, 'invalid_state', `Signers can only be added to a draft; this document is ${doc.status}.`);
 	if (!isNonEmptyString(name)) fail(400, 'invalid_data', 'name is required.');
 	if (!isNonEmptyString(email) || !EMAIL_RE.test(email.trim())) fail(400, 'invalid_data', 'A valid email is required.');
-	if (role !== 'signer') fail(400, 'invalid_role', 'role must be "signer".');
+	checkRole(core.state.profile, role);
 	const existing = store.documentSigners(core, doc.id);
-	// Strict (signingOrder: 'given'): an omitted order is not filled in (the spec shows no default).
-	let signingOrder = core.state.profile.signingOrder === 'given' ? 0 : existing.reduce((max, s) => Math.max(max, s.signing_order), 0) + 1;
+	// The spec shows no default order: 'next' fills in highest + 1, 'given' none ("0"), 'one' 1 (WPsigner).
+	const omitted = { next: existing.reduce((max, s) => Math.max(max, s.signing_order), 0) + 1, given: 0, one: 1 };
+	let signingOrder = omitted[core.state.profile.signingOrder];
 	if (order !== undefined && order !== null && order !== '') {
 		signingOrder = toInteger(order);
 		if (!(signingOrder >= 1)) fail(400, 'invalid_data', 'signing_order must be an integer of at least 1.');

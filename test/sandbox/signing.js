@@ -19,7 +19,8 @@ function assertSendable(core, doc) {
 	if (!signers.length) fail(400, 'no_signers', 'The document has no signers. Add at least one signer before sending.');
 	if (!doc.file) fail(400, 'no_file', 'The document has no file.');
 	const fields = documentFields(core, doc.id);
-	const missing = signers.filter((s) => !fields.some((f) => f.signer_id === s.id && f.field_type === 'signature'));
+	// Only the role signer signs (viewer and approver, the roles of the family profile, need no signature field).
+	const missing = signers.filter((s) => s.role === 'signer' && !fields.some((f) => f.signer_id === s.id && f.field_type === 'signature'));
 	if (missing.length) {
 		fail(400, 'missing_fields', `Every signer needs a signature field. Missing for: ${missing.map((s) => s.name).join(', ')}.`, {
 			signers: missing.map((s) => String(s.id)),
@@ -104,7 +105,8 @@ function signDocument(core, doc, signer, values, ctx) {
 	addAudit(core, doc, 'document_signed', ctx, signer);
 	core.webhooks.emit('document.signed', eventData(doc, signer));
 
-	if (documentSigners(core, doc.id).every((s) => s.status === 'signed')) {
+	// A viewer only reads: the document is complete once everyone else has signed (or approved).
+	if (documentSigners(core, doc.id).every((s) => s.status === 'signed' || s.role === 'viewer')) {
 		doc.status = 'completed';
 		doc.completed_at = ts(core);
 		touch(core, doc);

@@ -5,6 +5,7 @@ const { ApiError, fail, invalidParam, isNonEmptyString, isPlainObject, toBoolean
 const store = require('./store');
 const { FIELD_DEFAULTS, SIGNATURE_TYPES } = require('./fields');
 const signing = require('./signing');
+const { checkRole } = require('./profile');
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** Top-level conveniences merged into `variables` when not set there. */
@@ -130,8 +131,9 @@ function readSigners(core, input) {
 		if (!isNonEmptyString(s.name)) fail(400, 'invalid_data', `Signer ${n}: name is required.`);
 		if (!isNonEmptyString(s.email) || !EMAIL_RE.test(s.email.trim())) fail(400, 'invalid_data', `Signer ${n}: a valid email is required.`);
 		const role = s.role === undefined || s.role === null || s.role === '' ? 'signer' : s.role;
-		if (role !== 'signer') fail(400, 'invalid_role', `Signer ${n}: role must be "signer".`);
-		let signingOrder = n;
+		checkRole(core.state.profile, role, `Signer ${n}: `);
+		// An omitted order: the position in the list, or 1 on a site that defaults to 1 (profile signingOrder 'one').
+		let signingOrder = core.state.profile.signingOrder === 'one' ? 1 : n;
 		if (s.signing_order !== undefined && s.signing_order !== null && s.signing_order !== '') {
 			signingOrder = toInteger(s.signing_order);
 			if (!(signingOrder >= 1)) fail(400, 'invalid_data', `Signer ${n}: signing_order must be an integer of at least 1.`);

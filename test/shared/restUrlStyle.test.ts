@@ -64,9 +64,9 @@ test('a pasted ?rest_route= address is accepted as the Site URL', async () => {
 test('an HTML 404 at /wp-json/ suggests the ?rest_route= style, and the other way round', async () => {
 	await hostile(sb, { path: '/wp-json/esign/v1/stats', answer: 'theme-404', count: 2 });
 	const pretty = await esign(sb, { resource: 'stats', operation: 'get' });
-	expect(pretty.error.description).toMatch(/set the credential's REST API URL Style to \?rest_route=/);
+	expect(pretty.error.description).toMatch(/Set the credential's REST API URL Style to \?rest_route=/);
 	const viaPlain = await harness.runNode({ type: 'n8n-nodes-esign.eSign', parameters: { resource: 'stats', operation: 'get' }, credentials: plain() });
-	expect(viaPlain.error.description).toMatch(/set the credential's REST API URL Style to \/wp-json\//);
+	expect(viaPlain.error.description).toMatch(/Set the credential's REST API URL Style to \/wp-json\//);
 });
 
 describe('a site whose permalinks are set to Plain (as WordPress answers /wp-json/ there)', () => {
@@ -77,7 +77,7 @@ describe('a site whose permalinks are set to Plain (as WordPress answers /wp-jso
 		const before = (await requestLog(sb)).length;
 		const res = await esign(sb, { resource: 'document', operation: 'create', title: 'Not sent anywhere' });
 		expect(res.error.message).toBe(`The site does not serve its REST API under /wp-json/ (it redirects ${sb.apiUrl}/documents to the same address with a slash)`);
-		expect(res.error.description).toMatch(/set the credential's REST API URL Style to \?rest_route= \(Plain Permalinks\)/);
+		expect(res.error.description).toMatch(/Set the credential's REST API URL Style to \?rest_route= \(Plain Permalinks\)/);
 		expect(res.error.description).toMatch(/the POST was not carried out/);
 		// Nothing reached the API (the redirect came from WordPress's routing, not from the plugin).
 		expect((await requestLog(sb)).length).toBe(before);
@@ -87,7 +87,7 @@ describe('a site whose permalinks are set to Plain (as WordPress answers /wp-jso
 	test('the credential test says so too, and the ?rest_route= style works', async () => {
 		const pretty = await harness.testCredential(credentialsFor(sb));
 		expect(pretty.status).toBe('Error');
-		expect(pretty.message).toMatch(/HTTP 301.*choose \?rest_route= as the REST API URL Style/);
+		expect(pretty.message).toMatch(/HTTP 301.*Set the credential's REST API URL Style to \?rest_route=/);
 		expect((await harness.testCredential(plain())).status).toBe('OK');
 		const viaPlain = await harness.runNode({ type: 'n8n-nodes-esign.eSign', parameters: { resource: 'stats', operation: 'get' }, credentials: plain() });
 		expect(viaPlain.items[0].json).toMatchObject({ total: 0 });

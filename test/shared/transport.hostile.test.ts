@@ -63,9 +63,8 @@ describe('redirects are never followed', () => {
 			});
 			const res = await esign(sb, { resource: 'document', operation: 'get', documentId: rl(doc.id) });
 			expect(res.items).toEqual([]);
-			expect(res.error.message).toBe(
-				`The site redirects ${sb.url}${API}/documents/${doc.id} to ${other.url}${API}/documents/${doc.id}: use ${other.url} as the Site URL`,
-			);
+			expect(res.error.message).toBe(`The site redirects ${sb.url}${API}/documents/${doc.id} to ${other.url}${API}/documents/${doc.id}`);
+			expect(res.error.description?.startsWith(`Use ${other.url} as the Site URL in the credential. `)).toBe(true);
 			expect(res.error.description).toMatch(/does not follow redirects/);
 			expect(res.error.httpCode).toBe(String(status));
 			expectNothingLeaked();
@@ -196,7 +195,7 @@ describe('WordPress’s own pages say what they mean', () => {
 		await hostile(sb, { path: `${API}/stats`, answer: 'wp-critical-error', count: 10 });
 		const res = await esign(sb, { resource: 'stats', operation: 'get' });
 		expect(res.error.httpCode).toBe('500');
-		expect(res.error.description).toMatch(/PHP failed with a fatal error.*error log/);
+		expect(res.error.description).toMatch(/PHP stopped on a fatal error.*PHP error log/);
 		const stats = (await requestLog(sb)).filter((r) => r.path === `${API}/stats`);
 		expect(stats).toHaveLength(4);
 	});

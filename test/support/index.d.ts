@@ -19,8 +19,8 @@ export interface Sandbox {
 	tls: { variant: 'self-signed' | 'expired' | 'wrong-host'; cert: string } | null;
 	/** createSandbox({tls}): the same site over plain HTTP (control(), api(), upload(), sample() use it); else null. */
 	plain: { url: string; apiUrl: string } | null;
-	/** The profile's name at start: 'default' (the sandbox's guesses) or 'strict' (the spec alone). */
-	profile: 'default' | 'strict';
+	/** The profile's name at start: 'default' (the sandbox's guesses), 'strict' (the spec alone) or 'family' (a WPsigner-like site). */
+	profile: 'default' | 'strict' | 'family';
 	reset(): void;
 	idle(): Promise<void>;
 	now(): string;

@@ -1,5 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { DEFAULT_MAX_RATE_LIMIT_WAIT_SECONDS, DEFAULT_TIMEOUT_SECONDS } from '../../shared/transport';
+import { ID_INPUT_PATTERN } from '../../shared/values';
+
 export const documentRLC: INodeProperties = {
 	displayName: 'Document',
 	name: 'documentId',
@@ -23,7 +26,7 @@ export const documentRLC: INodeProperties = {
 			validation: [
 				{
 					type: 'regex',
-					properties: { regex: '^\\s*[0-9]+\\s*$', errorMessage: 'A document ID is a whole number' },
+					properties: { regex: ID_INPUT_PATTERN, errorMessage: 'A document ID is a whole number from 1' },
 				},
 			],
 		},
@@ -53,7 +56,7 @@ export const templateRLC: INodeProperties = {
 			validation: [
 				{
 					type: 'regex',
-					properties: { regex: '^\\s*[0-9]+\\s*$', errorMessage: 'A template ID is a whole number' },
+					properties: { regex: ID_INPUT_PATTERN, errorMessage: 'A template ID is a whole number from 1' },
 				},
 			],
 		},
@@ -133,10 +136,19 @@ export function signersCollection(extra: INodeProperties[] = [], overrides: Part
 		typeOptions: { multipleValues: true, sortable: true },
 		placeholder: 'Add Signer',
 		default: {},
-		options: [{ displayName: 'Signer', name: 'signer', values: [...signerFields, ...extra] }],
+		options: [{ displayName: 'Signer', name: 'signer', values: [...signerRowFields, ...extra] }],
 		...overrides,
 	};
 }
+
+const signingOrder = (description: string): INodeProperties => ({
+	displayName: 'Signing Order',
+	name: 'signingOrder',
+	type: 'number',
+	typeOptions: { minValue: 0 },
+	default: 0,
+	description,
+});
 
 export const signerFields: INodeProperties[] = [
 	{
@@ -159,18 +171,25 @@ export const signerFields: INodeProperties[] = [
 		displayName: 'Role',
 		name: 'role',
 		type: 'options',
-		options: [{ name: 'Signer', value: 'signer' }],
+		// The spec shows only "signer"; Approver and Viewer are the roles sites of the same plugin family know.
+		options: [
+			{ name: 'Approver', value: 'approver', description: 'Approves the document (not in the API description; sites of the plugin family such as WPsigner know it)' },
+			{ name: 'Signer', value: 'signer', description: 'Signs the document (the role the API description shows)' },
+			{ name: 'Viewer', value: 'viewer', description: 'Receives the document to read, without signing (not in the API description; sites of the plugin family know it)' },
+		],
 		default: 'signer',
-		description: 'The API accepts the role "signer"',
+		description:
+			'The API description shows only "signer". Sites of the same plugin family (e.g. WPsigner) also accept "viewer" and "approver"; a site that does not know a role refuses the signer. Any other role: use an expression.',
 	},
-	{
-		displayName: 'Signing Order',
-		name: 'signingOrder',
-		type: 'number',
-		typeOptions: { minValue: 0 },
-		default: 0,
-		description: 'Position in the signing order. 0 = after the signers already added.',
-	},
+	signingOrder(
+		'Position in the signing order (1 = first). 0 = after the signers already on the document: the node then reads the document’s signers first (one more request) and sends the next position, because sites differ in what they do without one.',
+	),
+];
+
+/** A row of the Signers list (Create and Send, Template → Create Document): 0 is the row's position in the list. */
+const signerRowFields: INodeProperties[] = [
+	...signerFields.filter((field) => field.name !== 'signingOrder'),
+	signingOrder('Position in the signing order (1 = first). 0 = this signer’s position in the list.'),
 ];
 
 /** Shown on every operation: how long to wait out rate limits, and the request timeout. */
@@ -186,7 +205,7 @@ export const requestOptions: INodeProperties = {
 			name: 'maxRateLimitWait',
 			type: 'number',
 			typeOptions: { minValue: 0 },
-			default: 60,
+			default: DEFAULT_MAX_RATE_LIMIT_WAIT_SECONDS,
 			description:
 				'When the site answers 429 (too many requests), wait as long as it asks (Retry-After) and try again, up to this many seconds in total. 0 = fail at once.',
 		},
@@ -195,7 +214,7 @@ export const requestOptions: INodeProperties = {
 			name: 'timeout',
 			type: 'number',
 			typeOptions: { minValue: 1 },
-			default: 30,
+			default: DEFAULT_TIMEOUT_SECONDS,
 			description: 'How long to wait for each answer from the site',
 		},
 	],

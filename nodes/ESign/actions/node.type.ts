@@ -16,7 +16,7 @@ type NodeMap = {
 		| 'getAuditTrail'
 		| 'createAndSend';
 	signer: 'add' | 'getMany';
-	field: 'getMany' | 'replaceAll';
+	field: 'getMany' | 'getValues' | 'replaceAll';
 	template: 'get' | 'getMany' | 'createDocument';
 	stats: 'get';
 };

@@ -7,8 +7,8 @@ import type { ESignType } from './node.type';
 import * as signer from './signer/Signer.resource';
 import * as stats from './stats/Stats.resource';
 import * as template from './template/Template.resource';
-import type { NodeError } from './toolAnswer';
-import { ERROR_DETAILS, answersAsTool, toolErrorAnswer } from './toolAnswer';
+import { type NodeError, errorDetails } from './errorDetails';
+import { answersAsTool, toolErrorAnswer } from './toolAnswer';
 
 interface OperationModule {
 	execute(this: IExecuteFunctions, i: number, group?: number[]): Promise<INodeExecutionData[]>;
@@ -20,14 +20,14 @@ type OperationMap = { [R in ESignType['resource']]: Record<Extract<ESignType, { 
 
 const operations: OperationMap = { document, field, signer, stats, template };
 
-function errorJson(error: Error & Partial<NodeError>): IDataObject {
-	const json: IDataObject = { error: error.message };
-	if (error.description) json.description = error.description;
-	if (error.httpCode) json.httpCode = error.httpCode;
-	for (const key of ['apiCode', ...ERROR_DETAILS]) {
-		if (error.context?.[key] !== undefined) json[key] = error.context[key];
-	}
-	return json;
+/** A failed item under Continue On Fail: n8n's `{error, description, httpCode}` and what the error says more. */
+async function errorJson(this: IExecuteFunctions, error: NodeError): Promise<IDataObject> {
+	const { message, description, httpCode, apiCode, details } = await errorDetails.call(this, error);
+	const json: IDataObject = { error: message };
+	if (description) json.description = description;
+	if (httpCode) json.httpCode = httpCode;
+	if (apiCode) json.apiCode = apiCode;
+	return { ...json, ...details };
 }
 
 /** The error to stop on for item i: the node's own errors as they are (tied to the item), anything else wrapped. */
@@ -70,7 +70,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 				continue;
 			}
 			if (this.continueOnFail()) {
-				returnData.push({ json: errorJson(error), pairedItem });
+				returnData.push({ json: await errorJson.call(this, itemError.call(this, error, i)), pairedItem });
 				continue;
 			}
 			throw itemError.call(this, error, i);

@@ -1,18 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { blank } from '../../shared/transport/answer';
-import { siteAccess } from '../../shared/transport/credentials';
-
-/** Fields of the node's errors that say more about a failure; copied to error items as they are. */
-export const ERROR_DETAILS = ['validationErrors', 'failedStep', 'documentId', 'documentDeleted'] as const;
-
-/** An error as the router hands it on: the node's own NodeApiError or NodeOperationError. */
-export interface NodeError extends Error {
-	description?: string | null;
-	httpCode?: string | null;
-	context: IDataObject;
-}
+import { type ErrorDetails, type NodeError, errorDetails } from './errorDetails';
 
 /**
  * Whether this run answers an AI agent, which then hears failures as the tool's answer. n8n runs a
@@ -33,9 +22,9 @@ export function answersAsTool(this: IExecuteFunctions): boolean {
  * The parameter (as the editor labels it) an input error names: `"Document" must be …`,
  * `Invalid "Fields": …`, `Signer 2 in "Signers" needs …`.
  */
-function parameterOf(error: NodeError): string | undefined {
+function parameterOf(error: NodeError, message: string): string | undefined {
 	if (!(error instanceof NodeOperationError) || error.context.failedStep !== undefined) return undefined;
-	const match = /^(?:Invalid )?"([^"]+)"|^[^"]*? in "([^"]+)"/.exec(error.message);
+	const match = /^(?:Invalid )?"([^"]+)"|^[^"]*? in "([^"]+)"/.exec(message);
 	return match?.[1] ?? match?.[2];
 }
 
@@ -45,10 +34,8 @@ function sentence(text: string): string {
 }
 
 /** What the model is told first: one sentence it can pass on, then what to change. */
-function summaryOf(error: NodeError, status: number | undefined, parameter: string | undefined): string {
-	const what = error.message;
-	const siteMessage = typeof error.context.apiMessage === 'string' ? error.context.apiMessage : undefined;
-	const code = typeof error.context.apiCode === 'string' ? error.context.apiCode : undefined;
+function summaryOf(found: ErrorDetails, status: number | undefined, parameter: string | undefined): string {
+	const { message: what, apiMessage: siteMessage, apiCode: code, description } = found;
 	let start: string;
 	if (parameter) start = `The input "${parameter}" is not valid: ${what}`;
 	else if (status !== undefined && siteMessage) {
@@ -56,46 +43,25 @@ function summaryOf(error: NodeError, status: number | undefined, parameter: stri
 		start = `The eSign site ${verb} (HTTP ${status}${code ? `, code ${code}` : ''}): ${siteMessage}`;
 	} else if (status !== undefined) start = `The eSign site answered HTTP ${status}: ${what}`;
 	else start = `The eSign request failed: ${what}`;
-	const advice = error.description && !start.includes(error.description) ? ` ${sentence(error.description)}` : '';
+	const advice = description && !start.includes(description) ? ` ${sentence(description)}` : '';
 	return sentence(start) + advice;
-}
-
-/** Blanks the credential's own values out of every text of the answer, however they got in. */
-function blankAll(value: unknown, secrets: string[]): unknown {
-	if (typeof value === 'string') return blank(value, secrets);
-	if (Array.isArray(value)) return value.map((entry) => blankAll(entry, secrets));
-	if (value && typeof value === 'object') {
-		return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, blankAll(entry, secrets)]));
-	}
-	return value;
 }
 
 /**
  * A failure as the tool's answer to the model, instead of a throw (which reaches the model as an empty
- * string or the bare message). Only chosen fields of the error go in: never its request, headers,
- * cause or the credential.
+ * string or the bare message): what errorDetails lets out of the error, and a summary built from it.
  */
 export async function toolErrorAnswer(this: IExecuteFunctions, error: NodeError, itemIndex: number): Promise<IDataObject> {
-	// Create and Send keeps the failed step's status in its context.
-	const code = error.httpCode ?? error.context.httpCode;
-	const status = code !== undefined && code !== null && /^\d+$/.test(String(code)) ? Number(code) : undefined;
-	const parameter = parameterOf(error);
-	const details: IDataObject = { message: error.message };
-	if (typeof error.context.apiCode === 'string') details.code = error.context.apiCode;
-	if (typeof error.context.apiMessage === 'string') details.siteMessage = error.context.apiMessage;
+	const found = await errorDetails.call(this, error);
+	const status = found.httpCode !== undefined && /^\d+$/.test(found.httpCode) ? Number(found.httpCode) : undefined;
+	const parameter = parameterOf(error, found.message);
+	const details: IDataObject = { message: found.message };
+	if (found.apiCode !== undefined) details.code = found.apiCode;
+	if (found.apiMessage !== undefined) details.siteMessage = found.apiMessage;
 	if (status !== undefined) details.httpStatus = status;
-	if (error.description) details.description = error.description;
+	if (found.description) details.description = found.description;
 	if (parameter) details.parameter = parameter;
-	for (const key of ERROR_DETAILS) {
-		if (error.context[key] !== undefined) details[key] = error.context[key];
-	}
+	Object.assign(details, found.details);
 	details.itemIndex = itemIndex;
-	const answer: IDataObject = { summary: summaryOf(error, status, parameter), error: details };
-	let secrets: string[] = [];
-	try {
-		secrets = (await siteAccess.call(this)).secrets;
-	} catch {
-		// No readable credential: then no request carried one either, so there is nothing to blank.
-	}
-	return blankAll(answer, secrets) as IDataObject;
+	return { summary: summaryOf(found, status, parameter), error: details };
 }

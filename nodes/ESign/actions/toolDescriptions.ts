@@ -33,6 +33,7 @@ const TEXTS: { [R in ESignType['resource']]: Record<Extract<ESignType, { resourc
 	},
 	field: {
 		getMany: `Lists the fields placed on a document (type, page, position, signer ID). Needs a document ID. ${FIND_DOCUMENT}`,
+		getValues: `Gets what the signers filled in on a document, keyed by field name (a field without a name by its type and number, e.g. "date 1"): one object for the document, or one per signer with their name and email. Needs a document ID. ${FIND_DOCUMENT}`,
 		replaceAll: `Replaces all fields of a draft document with the given ones (signature, initials, date, text…), each for a signer of that document (signer IDs come from eSign Signer → Get Many). Needs the document ID of a draft. ${FIND_DOCUMENT}`,
 	},
 	template: {

@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { DEFAULT_PAGE_HEIGHT, defaultSizesText } from './fieldSizes';
+
 /** The editor side of fields: the field row, coordinate options and the UI/JSON choice. Checks are in fields.ts. */
 
 const fieldTypeOptions = [
@@ -58,7 +60,7 @@ function fieldRowProperties(signerProperty: INodeProperties): INodeProperties[] 
 			type: 'number',
 			typeOptions: { minValue: 0 },
 			default: 0,
-			description: '0 = the default width of the field type (signature 200, initials 100, checkbox 20, …)',
+			description: `0 = the default width of the field type (${defaultSizesText('width')}, …)`,
 		},
 		{
 			displayName: 'Height (Points)',
@@ -66,7 +68,7 @@ function fieldRowProperties(signerProperty: INodeProperties): INodeProperties[] 
 			type: 'number',
 			typeOptions: { minValue: 0 },
 			default: 0,
-			description: '0 = the default height of the field type (signature 60, initials 50, checkbox 20, …)',
+			description: `0 = the default height of the field type (${defaultSizesText('height')}, …)`,
 		},
 		{
 			displayName: 'Required',
@@ -132,6 +134,7 @@ const coordinateOptions: INodeProperties[] = [
 		name: 'pageHeight',
 		type: 'options',
 		options: [
+			// Literal names (the lint reads options only as literals): test/unit/ESign/fields.test.ts holds them to PAGE_HEIGHTS.
 			{ name: 'US Letter (792 Pt)', value: 'letter' },
 			{ name: 'A4 (842 Pt)', value: 'a4' },
 			{ name: 'Custom', value: 'custom' },
@@ -144,7 +147,7 @@ const coordinateOptions: INodeProperties[] = [
 		name: 'customPageHeight',
 		type: 'number',
 		typeOptions: { minValue: 1 },
-		default: 792,
+		default: DEFAULT_PAGE_HEIGHT,
 	},
 ];
 

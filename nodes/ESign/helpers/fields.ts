@@ -1,18 +1,12 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, jsonParse } from 'n8n-workflow';
 
-import fieldDefaults from '../../shared/fieldDefaults.json';
+import { DEFAULT_PAGE_HEIGHT, FIELD_DEFAULT_SIZES, FIELD_TYPES, PAGE_HEIGHTS } from './fieldSizes';
 import { checkPositiveNumber } from './validation';
 
-/**
- * Default sizes in points from the API reference, used when width or height is left at 0. One table for
- * the node and the sandbox site (the tests keep the spec's own copy as the independent expectation).
- */
-const FIELD_DEFAULT_SIZES: Record<string, { width: number; height: number }> = fieldDefaults;
+export { FIELD_TYPES };
 
-export const FIELD_TYPES = Object.keys(FIELD_DEFAULT_SIZES);
-
-const PAGE_HEIGHTS: Record<string, number> = { letter: 792, a4: 842 };
+const JSON_HELP = 'Check the text in "Fields (JSON)": a JSON array of field objects, as in the parameter’s example, or switch to the fields list.';
 
 /** The item's field rows, from the UI list or the JSON array. */
 export function readFieldRows(this: IExecuteFunctions, i: number): IDataObject[] {
@@ -24,6 +18,7 @@ export function readFieldRows(this: IExecuteFunctions, i: number): IDataObject[]
 			// n8n parses a JSON parameter itself and throws a bare "Unexpected end of JSON input".
 			throw new NodeOperationError(this.getNode(), `"Fields (JSON)" is not valid JSON: ${(cause as Error).message}`, {
 				itemIndex: i,
+				description: JSON_HELP,
 			});
 		}
 		let parsed = raw;
@@ -33,12 +28,14 @@ export function readFieldRows(this: IExecuteFunctions, i: number): IDataObject[]
 			} catch (cause) {
 				throw new NodeOperationError(this.getNode(), `"Fields (JSON)" is not valid JSON: ${(cause as Error).message}`, {
 					itemIndex: i,
+					description: JSON_HELP,
 				});
 			}
 		}
 		if (!Array.isArray(parsed)) {
 			throw new NodeOperationError(this.getNode(), `"Fields (JSON)" must be a JSON array of fields`, {
 				itemIndex: i,
+				description: JSON_HELP,
 			});
 		}
 		return parsed as IDataObject[];
@@ -64,8 +61,8 @@ export function coordinateSettings(this: IExecuteFunctions, i: number, options: 
 	const choice = (options.pageHeight as string) ?? 'letter';
 	const pageHeight =
 		choice === 'custom'
-			? checkPositiveNumber.call(this, i, 'Custom Page Height (Points)', options.customPageHeight ?? 792)
-			: (PAGE_HEIGHTS[choice] ?? 792);
+			? checkPositiveNumber.call(this, i, 'Custom Page Height (Points)', options.customPageHeight ?? DEFAULT_PAGE_HEIGHT)
+			: ((PAGE_HEIGHTS as Record<string, number>)[choice] ?? DEFAULT_PAGE_HEIGHT);
 	return { origin, pageHeight };
 }
 

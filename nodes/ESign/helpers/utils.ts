@@ -2,20 +2,21 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { ESignRequestOptions } from '../../shared/transport';
+import { idFromInput } from '../../shared/values';
 import { checkNonNegativeNumber, checkPositiveNumber } from './validation';
 
-/** Reads a resource locator (or plain) id parameter and insists on a whole number. */
+/** Reads a resource locator (or plain) id parameter: an id by the one rule of idFromInput (shared/values.ts). */
 export function getIdParameter(this: IExecuteFunctions, name: string, i: number, label: string): string {
 	const raw = this.getNodeParameter(name, i, '', { extractValue: true }) as string | number;
-	const value = String(raw ?? '').trim();
-	if (!/^[0-9]+$/.test(value) || value === '0') {
+	const id = idFromInput(raw);
+	if (id === undefined) {
 		throw new NodeOperationError(
 			this.getNode(),
-			`"${label}" must be a ${label.toLowerCase()} ID (a whole number), got "${value}"`,
+			`"${label}" must be a ${label.toLowerCase()} ID (a whole number), got "${String(raw ?? '').trim()}"`,
 			{ itemIndex: i, description: `Pick the ${label.toLowerCase()} from the list or give its numeric ID.` },
 		);
 	}
-	return value;
+	return id;
 }
 
 export function getDocumentId(this: IExecuteFunctions, i: number): string {
@@ -40,10 +41,6 @@ export function getRequestOptions(this: IExecuteFunctions, i: number): ESignRequ
 
 export function toExecutionData(data: IDataObject | IDataObject[]): INodeExecutionData[] {
 	return (Array.isArray(data) ? data : [data]).map((json) => ({ json }));
-}
-
-export function isValidEmail(email: string): boolean {
-	return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email);
 }
 
 export function fileStem(fileName: string): string {

@@ -1,5 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
+import { hasNextPage } from '../../shared/pages';
 import { eSignApiGetPage, eSignApiRequest } from '../../shared/transport';
 
 const PAGE_SIZE = 50;
@@ -12,13 +13,14 @@ export async function searchDocuments(
 	const page = Number(paginationToken ?? 1) || 1;
 	const qs: IDataObject = { page, per_page: PAGE_SIZE };
 	if (filter?.trim()) qs.search = filter.trim();
-	const { items: documents, totalPages = 1 } = await eSignApiGetPage.call(this, '/documents', { qs });
+	const { items: documents, totalPages } = await eSignApiGetPage.call(this, '/documents', { qs });
 	return {
 		results: documents.map((d) => ({
 			name: `${d.title} (#${d.id}, ${d.status})`,
 			value: String(d.id),
 		})),
-		paginationToken: page < totalPages ? String(page + 1) : undefined,
+		// The same rule as Return All: the site's page count, or a full page when it sends none.
+		paginationToken: hasNextPage(page, PAGE_SIZE, documents.length, totalPages) ? String(page + 1) : undefined,
 	};
 }
 

@@ -2,12 +2,11 @@ import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n
 import { NodeOperationError } from 'n8n-workflow';
 
 import { eSignApiRequest } from '../../shared/transport';
+import { idFromInput } from '../../shared/values';
 
 export async function getSigners(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const documentId = String(
-		this.getCurrentNodeParameter('documentId', { extractValue: true }) ?? '',
-	).trim();
-	if (!/^[0-9]+$/.test(documentId)) {
+	const documentId = idFromInput(this.getCurrentNodeParameter('documentId', { extractValue: true }));
+	if (documentId === undefined) {
 		throw new NodeOperationError(this.getNode(), 'Choose a document first to list its signers');
 	}
 	const signers = (await eSignApiRequest.call(this, 'GET', `/documents/${documentId}/signers`, {

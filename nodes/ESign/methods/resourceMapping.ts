@@ -1,6 +1,7 @@
 import type { FieldType, IDataObject, ILoadOptionsFunctions, ResourceMapperFields } from 'n8n-workflow';
 
 import { eSignApiRequest } from '../../shared/transport';
+import { idFromInput } from '../../shared/values';
 
 interface TemplateVariable {
 	key: string;
@@ -12,8 +13,8 @@ interface TemplateVariable {
 const TYPE_BY_FIELD: Record<string, FieldType> = { checkbox: 'boolean' };
 
 export async function getTemplateVariables(this: ILoadOptionsFunctions): Promise<ResourceMapperFields> {
-	const templateId = String(this.getNodeParameter('templateId', undefined, { extractValue: true }) ?? '').trim();
-	if (!/^[0-9]+$/.test(templateId)) return { fields: [], emptyFieldsNotice: 'Choose a template first' };
+	const templateId = idFromInput(this.getNodeParameter('templateId', undefined, { extractValue: true }));
+	if (templateId === undefined) return { fields: [], emptyFieldsNotice: 'Choose a template first' };
 	const template = (await eSignApiRequest.call(this, 'GET', `/templates/${templateId}`, { expect: ['id'] })) as IDataObject;
 	const variables = (template.variables ?? []) as TemplateVariable[];
 	return {

@@ -9,7 +9,7 @@ import { firewallError } from './firewall';
 import { cacheBuster, warnIfCached } from './cache';
 import { type Headers, headerValue as header, recogniseFront } from './fronts';
 import { type NetworkCause, describeNetworkFailure } from './network';
-import type { ESignRequestOptions } from './options';
+import { type ESignRequestOptions, DEFAULT_MAX_RATE_LIMIT_WAIT_SECONDS, DEFAULT_TIMEOUT_SECONDS } from './options';
 import { type SendForm, anotherFormMayHelp, inForm, refusedByFront, rememberForm, rememberedForm, requestValues, sendForms } from './override';
 import { redirectError } from './redirect';
 import { type AnswerStream, isStreamLike, looksLikeJsonObject, oneChunk, takeStream } from './stream';
@@ -19,9 +19,6 @@ import { isPlainObject } from '../values';
  * One request, from the node's call to the answer it hands back (index.ts has the public functions that
  * call it). Read exchange() first: build the request, send it, read the answer, decide; then each step.
  */
-
-/** Default ceiling on the total time spent waiting for rate limits within one request. */
-const DEFAULT_MAX_RATE_LIMIT_WAIT_SECONDS = 60;
 
 /** An answer as exchange() hands it to the public functions in index.ts. */
 export interface Answer {
@@ -100,7 +97,7 @@ function buildRequest(
 	reading: Reading,
 ): Call {
 	const { apiRoot, insecure, secrets, decrypted, keyLooksIssued, basicAuth } = access;
-	const timeoutSeconds = options.timeout ?? 30;
+	const timeoutSeconds = options.timeout ?? DEFAULT_TIMEOUT_SECONDS;
 	const isForm = options.body instanceof FormData;
 	const streamBody = options.streamBody;
 	const request: IHttpRequestOptions = {

@@ -7,7 +7,8 @@
 import type { JsonObject, NodeApiError } from 'n8n-workflow';
 
 import { snippet } from './answer';
-import { type RequestInfo, build } from './errors';
+import { WRITE_NOTES } from './advice';
+import { type RequestInfo, answerStart, build } from './errors';
 import type { Front } from './fronts';
 import { type SendForm, OVERRIDE_HEADER } from './override';
 
@@ -82,9 +83,8 @@ export function firewallError(
 	} else {
 		description = `Something in the request matched one of its rules. Ask the host to allow /wp-json/esign/v1 for ${forRule}.`;
 	}
-	if (method !== 'GET') description += ' The request did not reach WordPress, so nothing was changed.';
-	const shown = snippet(text, info.secrets);
-	if (shown) description += ` Start of the answer: «${shown}»`;
+	if (method !== 'GET') description += WRITE_NOTES.notReached;
+	description += answerStart(snippet(text, info.secrets));
 	const code = front === 'modsecurity' ? 'blocked_modsecurity' : 'blocked_firewall';
 	const error = build(info, { code, message, status } as JsonObject, message, description, status);
 	error.context.apiCode = code;

@@ -11,6 +11,7 @@ export type { Expectation } from './answer';
 export type { ESignContext } from './credentials';
 export { API_PATH, forgetSiteAccess, normaliseSiteUrl } from './credentials';
 export type { ESignReadOptions, ESignRequestOptions, StreamBody } from './options';
+export { DEFAULT_MAX_RATE_LIMIT_WAIT_SECONDS, DEFAULT_TIMEOUT_SECONDS } from './options';
 export type { AnswerStream } from './stream';
 
 /** Largest page the API serves; also what Return All uses. */
@@ -26,11 +27,15 @@ export async function eSignApiRequest<T = unknown>(
 	return (await exchange.call(this, method, endpoint, options, 'json')).body as T;
 }
 
-/** One page of a list (GET; a JSON array of objects), with the page count from X-ESIGN-TotalPages. */
+/**
+ * One page of a list (GET; a JSON array of objects), with the page count the site sends: the spec's
+ * X-ESIGN-TotalPages, else WordPress's own X-WP-TotalPages (sites of the same plugin family send only that).
+ */
 export async function eSignApiGetPage(this: ESignContext, endpoint: string, options: ESignReadOptions): Promise<Page<IDataObject>> {
 	const response = await exchange.call(this, 'GET', endpoint, { ...options, expect: 'list' }, 'json');
-	const totalPages = Number(header(response.headers, 'x-esign-totalpages'));
-	return { items: response.body as IDataObject[], totalPages: Number.isFinite(totalPages) ? totalPages : undefined };
+	const counts = ['x-esign-totalpages', 'x-wp-totalpages'].map((name) => header(response.headers, name)?.trim() ?? '');
+	const count = counts.find((value) => /^[0-9]+$/.test(value));
+	return { items: response.body as IDataObject[], totalPages: count === undefined ? undefined : Number(count) };
 }
 
 /** GET of one record; undefined when the API answers its own JSON 404 (the record no longer exists). */

@@ -32,6 +32,26 @@ const TLS: Record<string, string> = {
 	CERT_REVOKED: 'has been revoked',
 };
 
+/** The codes each kind is recognised by (besides the texts describeNetworkFailure also reads). */
+const CODES = {
+	timeout: ['ETIMEDOUT', 'ECONNABORTED'],
+	refused: ['ECONNREFUSED'],
+	dns: ['ENOTFOUND', 'EAI_AGAIN'],
+	protocol: ['EPROTO', 'ERR_SSL_WRONG_VERSION_NUMBER'],
+};
+
+/**
+ * The credential dialog's notice: n8n's credential test shows only the code when no answer came, so the
+ * dialog says what each code means. Built from the codes recognised here, the one place they are listed.
+ */
+export const NETWORK_CODES_NOTICE = `If Test shows only a code: ${[
+	`${CODES.refused.join('/')} = nothing answers at that address and port (is the site up, the port right?)`,
+	`${CODES.dns.join('/')} = the host name does not exist (typo, or internal DNS)`,
+	`${CODES.timeout.join('/')} = no answer in time (firewall?)`,
+	`${Object.keys(TLS).join(', ')} = the site's HTTPS certificate is not trusted (staging only: Ignore SSL Issues)`,
+	`${CODES.protocol.join('/')} = the address is http only, use http://`,
+].join('; ')}. The eSign nodes explain these in full.`;
+
 function origin(url: string): string {
 	try {
 		const parsed = new URL(url);
@@ -55,7 +75,7 @@ export function describeNetworkFailure(cause: NetworkCause, url: string, timeout
 	const code = String(inner?.code ?? cause?.code ?? '');
 	const text = `${String(inner?.message ?? '')} ${String(cause?.message ?? '')}`;
 	const at = origin(url);
-	if (code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout/i.test(text)) {
+	if (CODES.timeout.includes(code) || /timeout/i.test(text)) {
 		return {
 			code,
 			kind: 'timeout',
@@ -64,7 +84,7 @@ export function describeNetworkFailure(cause: NetworkCause, url: string, timeout
 			transient: true,
 		};
 	}
-	if (code === 'ECONNREFUSED') {
+	if (CODES.refused.includes(code)) {
 		return {
 			code,
 			kind: 'refused',
@@ -73,7 +93,7 @@ export function describeNetworkFailure(cause: NetworkCause, url: string, timeout
 			transient: true,
 		};
 	}
-	if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || /getaddrinfo/i.test(text)) {
+	if (CODES.dns.includes(code) || /getaddrinfo/i.test(text)) {
 		return {
 			code,
 			kind: 'dns',
@@ -92,7 +112,7 @@ export function describeNetworkFailure(cause: NetworkCause, url: string, timeout
 			transient: false,
 		};
 	}
-	if (code === 'EPROTO' || code === 'ERR_SSL_WRONG_VERSION_NUMBER' || /wrong version number|ssl routines/i.test(text)) {
+	if (CODES.protocol.includes(code) || /wrong version number|ssl routines/i.test(text)) {
 		return {
 			code,
 			kind: 'protocol',

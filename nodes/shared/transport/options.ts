@@ -2,14 +2,23 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { Expectation } from './answer';
 
+/**
+ * The defaults every request has, and the Request Options of the action node show: the one place to change
+ * them. Both are what saved workflows that never set them rely on (CONTRIBUTING → Versioning policy).
+ */
+/** How long to wait for each answer from the site, in seconds. */
+export const DEFAULT_TIMEOUT_SECONDS = 30;
+/** The longest total wait for 429 answers within one request, in seconds. */
+export const DEFAULT_MAX_RATE_LIMIT_WAIT_SECONDS = 60;
+
 /** What every request can be given. */
 export interface ESignReadOptions {
 	qs?: IDataObject;
 	/** Item the request belongs to, so errors point at it. */
 	itemIndex?: number;
-	/** Seconds; default 30. */
+	/** Seconds; default DEFAULT_TIMEOUT_SECONDS. */
 	timeout?: number;
-	/** Longest total wait for 429 answers before giving up, in seconds. */
+	/** Longest total wait for 429 answers before giving up, in seconds; default DEFAULT_MAX_RATE_LIMIT_WAIT_SECONDS. */
 	maxRateLimitWait?: number;
 }
 

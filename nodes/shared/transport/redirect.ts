@@ -1,5 +1,6 @@
 import type { JsonObject, NodeApiError } from 'n8n-workflow';
 
+import { ADVICE, UNKNOWN, explained, fill } from './advice';
 import { type RequestInfo, build } from './errors';
 
 /** Same origin and the same path up to a trailing slash. */
@@ -35,22 +36,21 @@ export function redirectError(info: RequestInfo, status: number, location: strin
 	if (target && isSelfRedirect(info.url, target) && info.url.includes('/wp-json/')) {
 		// WordPress's canonical redirect of an address it does not route (it adds a trailing slash):
 		// the site does not serve /wp-json/, which is what Plain permalinks do.
-		const message = `The site does not serve its REST API under /wp-json/ (it redirects ${from} to the same address with a slash)`;
-		const description =
-			'WordPress sites whose permalinks are set to Plain serve the API only as ?rest_route=: set the credential\'s REST API URL Style to ?rest_route= (Plain Permalinks), or switch the site to pretty permalinks under Settings → Permalinks. ' +
-			'n8n did not follow the redirect' + (isWrite ? `, and the ${info.method} was not carried out.` : '.');
+		const message = fill(ADVICE.notUnderWpJson.message, { from });
+		const write = isWrite ? `, and the ${info.method} was not carried out` : '';
+		const description = `${explained('plainPermalinks')} ${fill(ADVICE.notUnderWpJson.description, { write })}`;
 		const error = build(info, { code: 'redirect', message, status } as JsonObject, message, description, status);
 		error.context.apiCode = 'redirect';
 		error.context.location = target;
 		return error;
 	}
-	const message = target
-		? `The site redirects ${from} to ${target}: use ${siteUrl} as the Site URL`
-		: `The site answered ${info.method} ${from} with a redirect (HTTP ${status}) but no usable Location`;
+	const values = target
+		? { where: `${from} to ${target}`, siteUrl }
+		: { where: `${from} to an address it does not name (HTTP ${status} with no usable Location)`, siteUrl: UNKNOWN.siteUrl };
+	const message = fill(ADVICE.redirected.message, values);
 	const description =
-		`n8n does not follow redirects for eSign requests, so your API key and secret are only ever sent to the Site URL in the credential. ` +
-		(isWrite ? `Nothing was sent to ${target || 'the redirect target'}, and the ${info.method} was not carried out there. ` : '') +
-		'Typical causes: http:// instead of https://, www. added or removed, or an old domain. Put the address the site redirects to in the credential\'s Site URL.';
+		fill(ADVICE.redirected.description, values) +
+		(isWrite ? ` Nothing was sent to ${target || 'the redirect target'}, and the ${info.method} was not carried out there.` : '');
 	const error = build(info, { code: 'redirect', message, status } as JsonObject, message, description, status);
 	error.context.apiCode = 'redirect';
 	if (target) error.context.location = target;

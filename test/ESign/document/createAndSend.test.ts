@@ -1,6 +1,6 @@
 // Document → Create and Send, through the engine against the sandbox.
 import type { Json } from '../../support';
-import { api, clearLog, control, esign, requestLines, sample, useSandbox } from '../../support';
+import { api, clearLog, control, esign, requestLines, sample, strictProfile, useSandbox } from '../../support';
 
 const sb = useSandbox();
 
@@ -49,12 +49,23 @@ describe('Document → Create and Send', () => {
 		expect(outbox.map((m) => m.to).sort()).toEqual(['ann@example.org', 'bob@example.org']);
 	});
 
+	test('a viewer (a role of the plugin family) needs no signature field: the document is sent to both', async () => {
+		await control(sb, 'POST', '/__sandbox/profile', { name: strictProfile ? 'strict' : 'default', roles: 'family' });
+		const p = params();
+		p.signers.signer[1].role = 'viewer';
+		p.fieldsUi.field = p.fieldsUi.field.filter((f) => f.signer !== 'bob@example.org');
+		const res = await esign(sb, p, { input: await input() });
+		expect(res.error).toBeUndefined();
+		expect(res.items[0].json.signers.map((s) => [s.email, s.role])).toEqual([['ann@example.org', 'signer'], ['bob@example.org', 'viewer']]);
+		expect(res.items[0].json.sent).toBe(true);
+	});
+
 	test('a signer without a signature field is refused before the upload', async () => {
 		await clearLog(sb);
 		const p = params();
 		p.fieldsUi.field = p.fieldsUi.field.filter((f) => f.signer !== 'bob@example.org');
 		const res = await esign(sb, p, { input: await input() });
-		expect(res.error.message).toMatch(/^Every signer needs a signature field; none for bob@example.org/);
+		expect(res.error.message).toMatch(/^Every signer with the role Signer needs a signature field in "Fields"; none for bob@example.org/);
 		expect(await requestLines(sb)).toEqual([]);
 	});
 
@@ -77,6 +88,19 @@ describe('Document → Create and Send', () => {
 		const id = res.error.context.documentId;
 		expect((await api(sb, 'GET', `/documents/${id}`)).status).toBe(404);
 		expect(await control(sb, 'GET', `/__sandbox/outbox?document_id=${id}`)).toEqual([]);
+	});
+
+	// Continue On Fail and the eSign Tool read the same copy of the error (actions/errorDetails.ts): since issue 33 the
+	// failed item also has the failed step's HTTP status, which only the tool's answer had.
+	test('with Continue On Fail the failed item says which step, which document, and the step\'s HTTP status', async () => {
+		const p = params();
+		p.fieldsUi.field[2].page_number = 9;
+		const res = await esign(sb, p, { input: await input(), continueOnFail: true });
+		expect(res.items).toHaveLength(1);
+		const item = res.items[0].json;
+		expect(item).toMatchObject({ failedStep: 'fields', documentDeleted: true, httpCode: '400', apiCode: expect.any(String) });
+		expect(item.error).toMatch(/failed at step "fields".*Draft \d+ was deleted/);
+		expect((await api(sb, 'GET', `/documents/${item.documentId}`)).status).toBe(404);
 	});
 
 	test('Keep Draft on Failure keeps it', async () => {

@@ -420,6 +420,24 @@ describe('Document → Get Many, Return All across pages fetched together', () =
 	});
 });
 
+describe('Document → Get Many, Return All reads the same page rule as the picker', () => {
+	test.each([
+		// [count headers, documents, GET /documents requests]
+		['wp', 250, 3],
+		['wp', 200, 2], // the count says page 2 was the last: no empty page 3
+		['both', 200, 2],
+		['none', 200, 3], // without a count only an empty page ends it
+	])('count headers %s, %i documents: every one, in %i requests', async (countHeaders, total, requests) => {
+		await control(sb, 'POST', '/__sandbox/profile', { name: strictProfile ? 'strict' : 'default', countHeaders });
+		await control(sb, 'POST', '/__sandbox/seed/documents', { count: total, owner: 'admin' });
+		await clearLog(sb);
+		const res = await esign(sb, { resource: 'document', operation: 'getMany', returnAll: true });
+		expect(res.error).toBeUndefined();
+		expect(new Set(res.items.map((item) => item.json.id)).size).toBe(total);
+		expect((await requestLines(sb)).filter((line) => line === 'GET /documents')).toHaveLength(requests);
+	});
+});
+
 describe('Document → Get Many, Return All on a site without page-count headers', () => {
 	// Some sites (caches, proxies) strip X-ESIGN-Total/TotalPages: Return All must then read until a short or
 	// empty page, and never stop early or loop.

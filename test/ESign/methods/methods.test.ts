@@ -41,6 +41,34 @@ describe('document picker (listSearch.searchDocuments)', () => {
 	});
 });
 
+describe('document picker on sites that send other count headers (the plugin family, proxies)', () => {
+	/** Every page the picker offers, from the first until it offers no next one: [results on each page]. */
+	async function walkPicker(): Promise<number[]> {
+		const sizes: number[] = [];
+		let token: string | undefined;
+		do {
+			const page = await call('listSearch', 'searchDocuments', { args: [undefined, token] });
+			sizes.push(page.results.length);
+			token = page.paginationToken;
+		} while (token !== undefined && sizes.length < 10);
+		return sizes;
+	}
+
+	test.each([
+		// [the count headers the site sends, documents, the pages the picker offers]
+		['X-WP-Total/TotalPages (WPsigner)', 'wp', 120, [50, 50, 20]],
+		['X-WP-Total/TotalPages, a full last page: the count says it is the last', 'wp', 100, [50, 50]],
+		['both kinds', 'both', 120, [50, 50, 20]],
+		['X-ESIGN-Total/TotalPages (the spec), a full last page', 'esign', 100, [50, 50]],
+		['none: a full page offers the next one', 'none', 120, [50, 50, 20]],
+		['none, a full last page: only an empty page ends it', 'none', 100, [50, 50, 0]],
+	])('%s (countHeaders %s): %i documents, the picker offers pages of %j', async (_name, countHeaders, total, pages) => {
+		await control(sb, 'POST', '/__sandbox/profile', { countHeaders });
+		await control(sb, 'POST', '/__sandbox/seed/documents', { count: total, owner: 'admin' });
+		expect(await walkPicker()).toEqual(pages);
+	});
+});
+
 describe('template picker (listSearch.searchTemplates)', () => {
 	test('lists templates, filtered by the search text', async () => {
 		const all = await call('listSearch', 'searchTemplates');

@@ -49,6 +49,22 @@ describe('Template → Get, Get Many', () => {
 describe('Template → Create Document', () => {
 	const mapped = (value) => ({ mappingMode: 'defineBelow', value, matchingColumns: [], schema: [] });
 
+	test('Signing Order 0 is the row’s position, sent as such: on a site whose default order is 1 each signer gets its own place and its own fields', async () => {
+		// Template fields go to signers by signing order (the sandbox's rule); signers left all at 1 would tie.
+		await control(sb, 'POST', '/__sandbox/profile', { signingOrder: 'one', roles: 'family' });
+		const nda = await templateNamed('Mutual NDA');
+		const res = await esign(sb, {
+			resource: 'template',
+			operation: 'createDocument',
+			templateId: rl(nda.id),
+			signers: { signer: [{ name: 'Ann', email: 'ann@example.org', signingOrder: 0 }, { name: 'Bob', email: 'bob@example.org', role: 'approver', signingOrder: 0 }] },
+			variables: mapped({}),
+			send: false,
+		});
+		expect(res.error).toBeUndefined();
+		expect(res.items[0].json.signers.map((s) => [s.email, s.role, s.signing_order])).toEqual([['ann@example.org', 'signer', 1], ['bob@example.org', 'approver', 2]]);
+	});
+
 	test('mapped variables reach the fields; signature and initials are never prefilled; send emails signers', async () => {
 		const rental = await templateNamed('Rental Agreement');
 		const res = await esign(sb, {

@@ -1,9 +1,10 @@
 // The action node's field rows (helpers/fields.ts) and parameter checks (helpers/validation.ts) on their own:
 // defaults, coordinate conversion, and what each refusal says. The operations that use them are tested in
 // test/ESign/ through the engine.
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { ESign } from '../../../nodes/ESign/ESign.node';
 import type { CoordinateSettings } from '../../../nodes/ESign/helpers/fields';
 import { buildFields, coordinateSettings, fieldsError, readFieldRows, signerIdFromRow } from '../../../nodes/ESign/helpers/fields';
 import {
@@ -205,5 +206,45 @@ describe('parameter checks (values that can come from expressions)', () => {
 	test('a refused option lists the values allowed', () => {
 		const error = refusal(() => checkOneOf.call(ctx, 0, 'Status', 'x', ['draft', 'sent', 'viewed']));
 		for (const value of ['draft', 'sent', 'viewed']) expect(error.message).toContain(value);
+	});
+});
+
+describe("the editor's sizes are the checks' sizes (helpers/fieldSizes.ts)", () => {
+	const properties = new ESign().description.properties;
+	const all = (name: string) => {
+		const found: INodeProperties[] = [];
+		const walk = (list: Array<INodeProperties | { values?: INodeProperties[]; options?: unknown[] }>) => {
+			for (const p of list as INodeProperties[]) {
+				if (p.name === name) found.push(p);
+				if (Array.isArray(p.options)) walk(p.options as INodeProperties[]);
+				const values = (p as unknown as { values?: INodeProperties[] }).values;
+				if (Array.isArray(values)) walk(values);
+			}
+		};
+		walk(properties);
+		return found;
+	};
+
+	test('Page Height names the points each choice converts with, and Custom defaults to US Letter', () => {
+		const choices = all('pageHeight');
+		expect(choices.length).toBeGreaterThan(0);
+		for (const choice of choices) {
+			for (const option of choice.options as Array<{ name: string; value: string }>) {
+				if (option.value === 'custom') continue;
+				const points = coordinateSettings.call(executeContext(), 0, { coordinateOrigin: 'bottomLeft', pageHeight: option.value }).pageHeight;
+				expect(option.name).toContain(`(${points} Pt)`);
+			}
+		}
+		for (const custom of all('customPageHeight')) expect(custom.default).toBe(coordinateSettings.call(executeContext(), 0, {}).pageHeight);
+	});
+
+	test('Width and Height name the API reference defaults they fall back to', () => {
+		for (const [name, dimension] of [['width', 0], ['height', 1]] as const) {
+			const described = all(name).filter((p) => p.type === 'number');
+			expect(described.length).toBeGreaterThan(0);
+			for (const p of described) {
+				for (const type of ['signature', 'initials', 'checkbox']) expect(p.description).toContain(`${type} ${SPEC_FIELD_SIZES[type][dimension]}`);
+			}
+		}
 	});
 });

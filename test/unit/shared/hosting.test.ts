@@ -1,10 +1,11 @@
 // Pure logic behind the "real hosting" messages: what each front is recognised by, network failures in
 // plain words, and the one site-URL rule. No server: the engine tests over HTTP are in hosting.test.ts.
 import { cachedAnswerHint, frontAdvice, recogniseFront } from '../../../nodes/shared/transport/fronts';
-import { describeNetworkFailure } from '../../../nodes/shared/transport/network';
+import { NETWORK_CODES_NOTICE, describeNetworkFailure } from '../../../nodes/shared/transport/network';
 import { apiRootExpression, apiRootFor, normaliseSiteUrl } from '../../../nodes/shared/transport/siteUrl';
 import { basicAuthHeader } from '../../../nodes/shared/transport/basicAuth';
 import { apiError } from '../../../nodes/shared/transport/errors';
+import { ESignApi } from '../../../credentials/ESignApi.credentials';
 import { SECRETS, requestInfo } from '../fakes';
 
 const html = (body: string) => `<!DOCTYPE html><html><head><title>x</title></head><body>${body}</body></html>`;
@@ -94,6 +95,21 @@ describe('describeNetworkFailure', () => {
 			expect(failure.fix).toMatch(/Ignore SSL Issues/);
 			expect(failure.fix).toMatch(/staging site only/);
 			expect(failure.transient).toBe(false);
+		}
+	});
+
+	test("the credential dialog's notice names exactly the codes recognised here, each as its kind", () => {
+		const credential = new ESignApi().properties.find((p) => p.name === 'networkCodesNotice');
+		expect(credential?.displayName).toBe(NETWORK_CODES_NOTICE);
+		const named = NETWORK_CODES_NOTICE.match(/\b(?:E[A-Z_]{3,}|[A-Z]+_[A-Z0-9_]+)\b/g) ?? [];
+		expect(named.length).toBeGreaterThanOrEqual(16);
+		const glosses: Record<string, RegExp> = { refused: /nothing answers/, dns: /host name does not exist/, timeout: /no answer in time/, tls: /certificate is not trusted/, protocol: /http only/ };
+		for (const code of named) {
+			const { kind } = describeNetworkFailure(cause(code), 'https://sign.example.com/', 30);
+			expect(Object.keys(glosses)).toContain(kind);
+			// The code stands in the notice's entry for its kind.
+			const entry = NETWORK_CODES_NOTICE.split('; ').find((part) => part.includes(code)) ?? '';
+			expect(entry).toMatch(glosses[kind]);
 		}
 	});
 

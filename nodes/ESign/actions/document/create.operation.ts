@@ -48,7 +48,7 @@ export const description = updateDisplayOptions(displayOptions, properties);
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const title = checkText.call(this, i, 'Title', this.getNodeParameter('title', i)).trim();
 	if (!title) {
-		throw new NodeOperationError(this.getNode(), `"Title" is required`, { itemIndex: i });
+		throw new NodeOperationError(this.getNode(), `"Title" is required`, { itemIndex: i, description: 'Enter the document’s title in "Title".' });
 	}
 	const additional = this.getNodeParameter('additionalFields', i, {}) as IDataObject;
 	const body: IDataObject = { title, ...pickText(additional, ['file_path', 'original_filename']) };

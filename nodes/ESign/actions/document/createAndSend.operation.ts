@@ -9,7 +9,7 @@ import {
 	readFieldRows,
 } from '../../helpers/fields';
 import { coordinateCollectionOptions, fieldInputProperties } from '../../helpers/fieldDescriptions';
-import { readSignerRows } from '../../helpers/signers';
+import { emailKey, readSignerRows } from '../../helpers/signers';
 import { getRequestOptions, toExecutionData } from '../../helpers/utils';
 import { idFromAnswer } from '../../../shared/values';
 import { eSignApiRequest } from '../../../shared/transport';
@@ -74,6 +74,7 @@ function readSigners(this: IExecuteFunctions, i: number): SignerInput[] {
 	if (!rows.length) {
 		throw new NodeOperationError(this.getNode(), `"Signers" needs at least one signer`, {
 			itemIndex: i,
+			description: 'Add a signer with a name and an email under "Signers".',
 		});
 	}
 	// Unset orders follow the list order, so fields can refer to signers by position.
@@ -95,7 +96,7 @@ function signerIndexResolver(signers: SignerInput[]) {
 			if (position >= 1 && position <= signers.length) return { index: position - 1 };
 			return { error: `signer ${ref} is not in the Signers list (1 to ${signers.length})` };
 		}
-		const index = signers.findIndex((s) => s.email.toLowerCase() === ref.toLowerCase());
+		const index = signers.findIndex((s) => emailKey(s.email) === emailKey(ref));
 		return index >= 0 ? { index } : { error: `signer "${ref}" is not an email in the Signers list` };
 	};
 }
@@ -118,14 +119,15 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		return error ? { error } : { id: (index as number) + 1 };
 	});
 	if (planned.errors.length) throw fieldsError.call(this, i, planned.errors);
+	// Only a signer signs: a viewer or approver (roles of the plugin family) needs no signature field.
 	const unsigned = signers.filter(
-		(_, index) => !planned.fields.some((f) => f.field_type === 'signature' && f.signer_id === index + 1),
+		(signer, index) => signer.role === 'signer' && !planned.fields.some((f) => f.field_type === 'signature' && f.signer_id === index + 1),
 	);
 	if (unsigned.length) {
 		throw new NodeOperationError(
 			this.getNode(),
-			`Every signer needs a signature field; none for ${unsigned.map((s) => s.email).join(', ')}`,
-			{ itemIndex: i, description: 'Add a field of type Signature for each signer under "Fields".' },
+			`Every signer with the role Signer needs a signature field in "Fields"; none for ${unsigned.map((s) => s.email).join(', ')}`,
+			{ itemIndex: i, description: 'Add a field of type Signature for each of them under "Fields".' },
 		);
 	}
 
@@ -155,10 +157,10 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 			`/documents/${documentId}/signers`,
 			{ ...requestOptions, expect: 'list' },
 		)) as IDataObject[];
-		const idByEmail = new Map(saved.map((s) => [String(s.email).toLowerCase(), Number(s.id)]));
+		const idByEmail = new Map(saved.map((s) => [emailKey(s.email), Number(s.id)]));
 		const fields = planned.fields.map((field) => ({
 			...field,
-			signer_id: idByEmail.get(signers[(field.signer_id as number) - 1].email.toLowerCase()),
+			signer_id: idByEmail.get(emailKey(signers[(field.signer_id as number) - 1].email)),
 		}));
 
 		step = 'fields';

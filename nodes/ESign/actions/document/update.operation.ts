@@ -56,7 +56,10 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	if (updateFields.title !== undefined) {
 		const title = checkText.call(this, i, 'Title', updateFields.title).trim();
 		if (!title) {
-			throw new NodeOperationError(this.getNode(), `"Title" cannot be empty`, { itemIndex: i });
+			throw new NodeOperationError(this.getNode(), `"Title" cannot be empty`, {
+				itemIndex: i,
+				description: 'Enter the new title, or remove "Title" from "Update Fields" to keep the current one.',
+			});
 		}
 		body.title = title;
 	}
@@ -68,7 +71,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		throw new NodeOperationError(
 			this.getNode(),
 			`Nothing to update — add "Title" or "Status" under "Update Fields"`,
-			{ itemIndex: i },
+			{ itemIndex: i, description: 'Update changes a document’s title or status: add at least one of them under "Update Fields".' },
 		);
 	}
 	const document = (await eSignApiRequest.call(this, 'PUT', `/documents/${id}`, {

@@ -1,9 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import * as getMany from './getMany.operation';
+import * as getValues from './getValues.operation';
 import * as replaceAll from './replaceAll.operation';
 
-export { getMany, replaceAll };
+export { getMany, getValues, replaceAll };
 
 export const description: INodeProperties[] = [
 	{
@@ -17,18 +18,26 @@ export const description: INodeProperties[] = [
 				name: 'Get Many',
 				value: 'getMany',
 				description: 'List the fields placed on a document',
-				action: 'Get many fields of a document',
+				action: 'Get many fields of document',
+			},
+			{
+				name: 'Get Values',
+				value: 'getValues',
+				description:
+					'Get what signers filled in, keyed by field name: one row per document or per signer, ready for a sheet or CRM',
+				action: 'Get field values by name',
 			},
 			{
 				name: 'Replace All',
 				value: 'replaceAll',
 				description:
 					'Set the complete list of fields of a draft document (signature, initials, date, text…); existing fields are removed',
-				action: 'Replace all fields of a document',
+				action: 'Replace all fields of document',
 			},
 		],
 		default: 'replaceAll',
 	},
 	...getMany.description,
+	...getValues.description,
 	...replaceAll.description,
 ];

@@ -19,13 +19,13 @@ export const description: INodeProperties[] = [
 				value: 'createDocument',
 				description:
 					'Create a document from a saved template, prefill its fields from variables, add signers and optionally send it; returns each signer’s signing URL',
-				action: 'Create a document from a template',
+				action: 'Create document from template',
 			},
 			{
 				name: 'Get',
 				value: 'get',
 				description: 'Get a template with its prefillable variables',
-				action: 'Get a template',
+				action: 'Get template',
 			},
 			{
 				name: 'Get Many',

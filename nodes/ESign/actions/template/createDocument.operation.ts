@@ -135,9 +135,10 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	const title = checkText.call(this, i, 'Title', this.getNodeParameter('title', i, '')).trim();
 	const send = this.getNodeParameter('send', i, true) as boolean;
 	const additional = this.getNodeParameter('additionalFields', i, {}) as IDataObject;
-	const signers = readSignerRows.call(this, i).map((row) => {
-		const signer: IDataObject = { name: row.name, email: row.email, role: row.role };
-		if (row.signingOrder) signer.signing_order = row.signingOrder;
+	// 0 = the row's position, sent as such: a site that puts unordered signers all at 1 would otherwise give the
+	// template's fields (assigned by signing order) to the wrong signers.
+	const signers = readSignerRows.call(this, i).map((row, index) => {
+		const signer: IDataObject = { name: row.name, email: row.email, role: row.role, signing_order: row.signingOrder || index + 1 };
 		if (row.requireWpLogin) signer.require_wp_login = true;
 		return signer;
 	});
