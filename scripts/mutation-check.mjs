@@ -131,7 +131,7 @@ const MUTATIONS = [
 	{
 		name: 'Return All reads on past the last page the site names (X-ESIGN-TotalPages)',
 		file: 'nodes/shared/pages.ts',
-		from: 'if (totalPages !== undefined && page >= totalPages) return;',
+		from: 'if (totalPages !== undefined) return page < totalPages;',
 		to: '',
 		tests: ['test/ESign/document/document.test.ts'],
 		guards: ['Return All with exactly 200 documents stops at TotalPages (no empty third page)'],
@@ -140,8 +140,8 @@ const MUTATIONS = [
 		// Without page counts (a proxy stripped them), a short page is the last one.
 		name: 'Return All reads on after a short page when the site gives no page count',
 		file: 'nodes/shared/pages.ts',
-		from: 'if (items.length < perPage) return;',
-		to: 'if (items.length === 0) return;',
+		from: 'return itemCount >= perPage;',
+		to: 'return true;',
 		tests: ['test/ESign/document/document.test.ts'],
 		guards: [/^Document → Get Many, Return All on a site without page-count headers 230 documents/],
 	},
