@@ -264,6 +264,7 @@ async function runLine(line, tarball) {
 			const p4 = await triggerLatency({ n8n, sb, credentialId: credential.id });
 			reportP4('median delivery round trip, eSign Trigger ÷ n8n’s Webhook node', p4);
 			reportP4('same, eSign Trigger with Download Document (the site answers for the file after 1 s) ÷ n8n’s Webhook node', { ...p4, verified: p4.downloading });
+			reportP4('median delivery round trip, eSign Trigger ÷ n8n’s Webhook node with Header Auth (its own authenticated webhook: a credential read per request)', { ...p4, skipped: p4.headerAuth });
 			// Where the difference comes from: n8n runs the webhook call of a community trigger with an expression
 			// isolate, and a credential read inside it takes a second one; both are single-use (a new one is created
 			// after every use). The same deliveries again on an instance whose expression engine creates no isolate
@@ -272,7 +273,9 @@ async function runLine(line, tarball) {
 			say(`n8n ${version}: P4 again, n8n restarted with ${variant.text}`);
 			await n8n.stop();
 			await n8n.restart({ serverEnv: { ...serverEnv, ...variant.env } });
-			reportP4(`same, n8n with ${variant.text}`, await triggerLatency({ n8n, sb, credentialId: credential.id, tag: 'V' }));
+			const p4v = await triggerLatency({ n8n, sb, credentialId: credential.id, tag: 'V' });
+			reportP4(`same, n8n with ${variant.text}`, p4v);
+			reportP4(`same ÷ n8n’s Webhook node with Header Auth, n8n with ${variant.text}`, { ...p4v, skipped: p4v.headerAuth });
 		}
 
 		if (!SKIP.has('P3')) {
@@ -302,41 +305,50 @@ async function triggerLatency({ n8n, sb, credentialId, count = 500, tag = 'D' })
 	// The same trigger with Download Document on, for a site slow to answer for the file (1 s): the file is fetched in
 	// the run, after n8n has answered, so the answer should not wait for it (issue 31).
 	const downloading = chain(`benchTriggerDownl${tag}`, `bench trigger download ${tag}`, [node('eSign Trigger', NODE_TYPES.trigger, 1, { events: ['*'], options: { downloadDocument: true } }, { webhookId: crypto.randomUUID(), ...cred(credentialId) })]);
-	// The baseline: n8n's own Webhook node, alone, answering on receipt (what a workflow without verification uses).
+	// The baselines: n8n's own Webhook node, alone, answering on receipt (what a workflow without verification uses),
+	// and the same with Header Auth, n8n's own authenticated webhook, which also reads a credential per request.
 	const hookPath = `bench-plain-${tag.toLowerCase()}-${crypto.randomBytes(3).toString('hex')}`;
 	const skipped = chain(`benchPlainHook0${tag}`, `bench webhook ${tag}`, [node('Webhook', 'n8n-nodes-base.webhook', 2, { httpMethod: 'POST', path: hookPath, options: {} }, { webhookId: crypto.randomUUID() })]);
-	await n8n.import([verified, downloading, skipped]);
+	const headerToken = `bench-${crypto.randomBytes(8).toString('hex')}`;
+	const headerCred = await n8n.ensureCredential({ name: 'X-Bench-Token', value: headerToken }, { name: `Bench header auth ${tag}`, type: 'httpHeaderAuth' });
+	const authPath = `${hookPath}-auth`;
+	const headerAuthed = chain(`benchAuthHook0${tag}`, `bench webhook header auth ${tag}`, [
+		node('Webhook', 'n8n-nodes-base.webhook', 2, { httpMethod: 'POST', path: authPath, authentication: 'headerAuth', options: {} }, { webhookId: crypto.randomUUID(), credentials: { httpHeaderAuth: { id: String(headerCred.id), name: `Bench header auth ${tag}` } } }),
+	]);
+	await n8n.import([verified, downloading, skipped, headerAuthed]);
 	const urls = { [verified.id]: (await n8n.activateTrigger(verified.id)).url, [downloading.id]: (await n8n.activateTrigger(downloading.id)).url };
 	await n8n.activate(skipped.id);
+	await n8n.activate(headerAuthed.id);
 	urls[skipped.id] = `${n8n.url}/webhook/${hookPath}`;
+	urls[headerAuthed.id] = `${n8n.url}/webhook/${authPath}`;
 	await waitForWebhook(urls[skipped.id], 30000);
 	const fileDoc = await uploadDoc(sb, await sandboxSite(sb).sample('one-page.pdf'), `bench trigger file ${tag}`);
 	await sandboxSite(sb).control('POST', '/faults', { method: 'GET', path: `documents/${fileDoc}/file`, mode: 'delay', delayMs: 1000, count: count + 10 });
 	const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-	const post = (url, body, signature) =>
+	const post = (url, body, headers) =>
 		new Promise((resolve, reject) => {
 			const start = performance.now();
-			const req = http.request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'x-esign-signature': signature, 'content-length': Buffer.byteLength(body) } }, (res) => {
+			const req = http.request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers } }, (res) => {
 				res.resume();
-				res.on('end', () => (res.statusCode === 200 ? resolve(performance.now() - start) : reject(new Error(`delivery answered ${res.statusCode}`))));
+				res.on('end', () => (res.statusCode === 200 ? resolve(performance.now() - start) : reject(new Error(`delivery to ${url} answered ${res.statusCode}`))));
 			});
 			req.on('error', reject);
 			req.end(body);
 		});
-	const times = { [verified.id]: [], [downloading.id]: [], [skipped.id]: [] };
-	const order = [skipped.id, verified.id, downloading.id];
+	const times = { [verified.id]: [], [downloading.id]: [], [skipped.id]: [], [headerAuthed.id]: [] };
+	const order = [skipped.id, verified.id, headerAuthed.id, downloading.id];
 	// Interleaved (the order rotating), so all see the same machine load.
 	for (let i = 0; i < count; i++) {
 		const body = JSON.stringify({ event: 'document.completed', data: { document_id: String(fileDoc), document_title: `Bench ${i}` }, timestamp: '2026-11-22 12:00:00' });
 		const signature = `sha256=${crypto.createHmac('sha256', sb.webhookSecret).update(body).digest('hex')}`;
 		for (let k = 0; k < order.length; k++) {
 			const id = order[(i + k) % order.length];
-			times[id].push(await post(urls[id], body, signature));
+			times[id].push(await post(urls[id], body, id === headerAuthed.id ? { 'x-bench-token': headerToken } : { 'x-esign-signature': signature }));
 		}
 	}
 	agent.destroy();
 	await sandboxSite(sb).control('DELETE', '/faults');
-	return { verified: median(times[verified.id]), downloading: median(times[downloading.id]), skipped: median(times[skipped.id]), count };
+	return { verified: median(times[verified.id]), downloading: median(times[downloading.id]), skipped: median(times[skipped.id]), headerAuth: median(times[headerAuthed.id]), count };
 }
 
 async function memory({ n8n, sb, credentialId }) {
