@@ -6,14 +6,15 @@
 // Env: E2E_LINES=2,1 (which lines, in order), E2E_KEEP=1 (keep the temporary user folders),
 //      E2E_SCREENSHOTS=0 (skip screenshots), E2E_TIMEOUT_MIN=30 (watchdog after the runtime install),
 //      E2E_STRICT_LINES=2 (the lines that also run the examples against a strict sandbox; empty: none),
-//      E2E_CORPUS=0 (skip step 9, the saved-workflow corpus).
+//      E2E_CORPUS=0 (skip step 9, the saved-workflow corpus), ESIGN_POLL_SECONDS=10 (how often the polling workflows
+//      poll; 60: every minute, as the example is committed).
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { LINES, RUNTIME_ROOT, ROOT, ensureRuntime } from './lib/runtime.mjs';
-import { CREDENTIAL, NODE_TYPES, STATUS_TRIGGER_WORKFLOW_ID, TRIGGER_WORKFLOW_ID, chain, credRef, credentialData, isManual, manual, node, readExamples, sandboxModule, sandboxSite, secs } from './lib/esign.mjs';
+import { LINES, RUNTIME_ROOT, ROOT, ensureRuntimes } from './lib/runtime.mjs';
+import { CREDENTIAL, NODE_TYPES, POLL_SECONDS, STATUS_TRIGGER_WORKFLOW_ID, TRIGGER_WORKFLOW_ID, chain, credRef, credentialData, isManual, manual, node, readExamples, sandboxModule, sandboxSite, secs } from './lib/esign.mjs';
 import { assert, nodeOutput, runError, testScript } from './lib/expectations.mjs';
-import { credentialTests, examplesRun, pollEnded, pollingFiresOnce, promiseKept, signersPolledOnce, sentDocument, statsPolls, triggerFires } from './lib/checks.mjs';
+import { answeredBeforeRun, credentialTests, examplesRun, pollEnded, pollingFiresOnce, promiseKept, signersPolledOnce, sentDocument, statsPolls, triggerFires } from './lib/checks.mjs';
 import { createInstance } from './lib/instance.mjs';
 import { ensureChromium, takeScreenshots } from './lib/screenshots.mjs';
 import { corpusChecks } from './lib/corpus.mjs';
@@ -22,7 +23,6 @@ import { callTools, reply, startScriptedModel, toolAnswers } from '../test/suppo
 const ORDER = (process.env.E2E_LINES || '2,1').split(',').map((s) => s.trim()).filter(Boolean);
 const KEEP = process.env.E2E_KEEP === '1';
 const SCREENSHOTS = process.env.E2E_SCREENSHOTS !== '0';
-const TIMEOUT_MIN = Number(process.env.E2E_TIMEOUT_MIN || 30);
 const CORPUS = process.env.E2E_CORPUS !== '0'; // step 9; `npm run test:corpus` runs it alone
 // The lines that run the examples against the strict sandbox too (step 8); E2E_STRICT_LINES= (empty) skips it.
 const STRICT_LINES = (process.env.E2E_STRICT_LINES ?? '2').split(',').map((s) => s.trim()).filter(Boolean);
@@ -34,7 +34,7 @@ const FIND_TOOL = 'Find documents'; // the model sees it as Find_documents
 const REMIND_TOOL = 'Remind signers';
 const toolName = (nodeName) => nodeName.replace(/ /g, '_');
 
-const { counts, check, skip, say, cleanups, stopSince, finish, main, pack } = testScript('e2e');
+const { counts, check, skip, say, cleanups, stopSince, main, pack, watchdog } = testScript('e2e');
 
 /** Another origin that records whatever reaches it (a redirect target that must receive nothing). */
 async function startRecorder() {
@@ -185,7 +185,7 @@ async function runLine(line, tarball) {
 		// 2. Examples: import all, run every Manual-Trigger one with `n8n execute` (n8n keeps running).
 		const examples = readExamples();
 		const imported = await check(`${tag} 2. all ${examples.length} examples imported`, async () => {
-			await n8n.importExamples(site, credential.id);
+			await n8n.importExamples(site, credential.id, undefined, { pollSeconds: POLL_SECONDS });
 			const have = new Set((await n8n.rest('GET', '/rest/workflows')).map((w) => String(w.id)));
 			const missing = examples.filter(({ workflow }) => !have.has(workflow.id)).map(({ file }) => file);
 			assert(!missing.length, `not imported: ${missing.join(', ')}`);
@@ -227,8 +227,9 @@ async function runLine(line, tarball) {
 			}
 		}
 
-		// 3b. Polling trigger: active, it polls every minute; a document signed after its first poll
-		// gives exactly one execution, and the next poll gives none.
+		// 3b. Polling trigger: active, it polls every POLL_SECONDS (ESIGN_POLL_SECONDS, 10 s; the example as committed
+		// polls every minute: see POLL_SECONDS in scripts/lib/esign.mjs); a document signed after its first poll gives
+		// exactly one execution, and the next poll gives none.
 		await check(`${tag} 3b. polling trigger: a document signed between polls gives exactly one execution, with the signed file`, async () => {
 			cleanups.push(() => n8n.deactivate(STATUS_TRIGGER_WORKFLOW_ID).catch(() => {}));
 			return pollingFiresOnce(n8n, site, () => signedDocument(site, 'E2E polled contract'));
@@ -331,7 +332,7 @@ async function runLine(line, tarball) {
 		// 6. The node panel in the editor (headless Chromium): the eSign entry shows the action node's description (n8n
 		// gives that entry the webhook trigger's: test/unit/nodePanel.test.ts), in the search list (2.x; 1.x shows no
 		// description there, for its own nodes neither) and on the entry's page; README screenshots.
-		const chromium = SCREENSHOTS ? ensureChromium(say) : { reason: 'E2E_SCREENSHOTS=0' };
+		const chromium = SCREENSHOTS ? ensureChromium(say) : { reason: 'E2E_SCREENSHOTS=0 turns the browser step off: the node panel is not checked and no screenshot is taken' };
 		if (!chromium.ok) skip(`${tag} 6. node panel`, chromium.reason);
 		else {
 			await check(`${tag} 6. node panel: the eSign entry shows the action node's description; screenshots (headless Chromium)`, async () => {
@@ -427,14 +428,10 @@ async function runLine(line, tarball) {
 
 main(async () => {
 	for (const line of ORDER) if (!LINES[line]) throw new Error(`E2E_LINES: unknown line ${line}`);
-	// First run on a fresh clone: installs both runtimes (~8 min); later runs reuse them.
-	for (const line of ORDER) await ensureRuntime(line);
-	const watchdog = setTimeout(() => {
-		counts.failed++;
-		console.log(`FAIL watchdog: e2e still running after ${TIMEOUT_MIN} min (runtime install excluded); stopping everything`);
-		finish(1);
-	}, TIMEOUT_MIN * 60000);
-	watchdog.unref();
+	// First run on a fresh clone: installs both runtimes at once (~5 min; .ci/run starts this earlier, `npm run
+	// runtimes`); later runs reuse them.
+	await ensureRuntimes(ORDER);
+	watchdog('E2E_TIMEOUT_MIN', 30); // the runtime install excluded
 	const tarball = await pack();
 	if (!tarball) return;
 	for (const line of ORDER) await runLine(line, tarball).catch((err) => {

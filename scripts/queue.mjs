@@ -33,7 +33,7 @@ const RECOMMENDED_ENV = { N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true', DB_POSTGRE
 /** A site that retries: how many times a delivery answered 5xx (or not at all) is sent again. */
 const REDELIVERIES = 8;
 
-const { counts, check, measure, skip, say, cleanups, stopSince, main, pack } = testScript('queue');
+const { counts, check, measure, skip, say, cleanups, stopSince, main, pack, watchdog } = testScript('queue');
 
 /**
  * Delivers signed document.completed events through the sandbox, all at once; returns the deliveries
@@ -455,6 +455,7 @@ main(async () => {
 	});
 	if (counts.failed) return;
 	await ensureRuntime('2');
+	watchdog('QUEUE_TIMEOUT_MIN', 15); // after the Debian packages and the runtime install
 	const tarball = await pack();
 	if (!tarball) return;
 	const { createSandbox } = sandboxModule();

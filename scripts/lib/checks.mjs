@@ -1,10 +1,11 @@
 // Checks the test scripts make the same way against any site (the sandbox, the WordPress test site) through a
 // running instance (instance.mjs): an example's API calls and effects, the trigger fired by a real signing,
 // a forged delivery, the polling trigger, the credential test. Each resolves the note of its PASS line.
-import { NODE_TYPES, STATUS_TRIGGER_WORKFLOW_ID, TRIGGER_WORKFLOW_ID, chain, credRef, isManual, node, readExamples, secs, signature } from './esign.mjs';
+import { NODE_TYPES, POLL_SECONDS, STATUS_TRIGGER_WORKFLOW_ID, TRIGGER_WORKFLOW_ID, chain, credRef, isManual, node, pollTimes, readExamples, secs, signature } from './esign.mjs';
 import { EXPECTED, assert, fmtRoutes, nodeOutput, runError, siteCalls } from './expectations.mjs';
 import { isDone } from './instance.mjs';
 import { sleep } from './runtime.mjs';
+import { waitingFor } from './waits.mjs';
 
 /**
  * A Manual-Trigger example: run() starts it and resolves { runData, note }; then the calls the site logged must
@@ -219,15 +220,21 @@ export const statsPolls = async (site) => (await site.control('GET', '/requests'
 export async function nextPoll(site, { polls = 1, timeoutMs = 150000 * polls } = {}) {
 	const count = await statsPolls(site);
 	const deadline = Date.now() + timeoutMs;
-	while ((await statsPolls(site)) < count + polls) {
-		assert(Date.now() < deadline, `no poll (GET /stats) within ${timeoutMs / 1000} s`);
-		await sleep(1000);
+	const wait = waitingFor(`${polls} more poll${polls > 1 ? 's' : ''} (GET /stats) at ${site.url}`);
+	try {
+		while ((await statsPolls(site)) < count + polls) {
+			assert(Date.now() < deadline, `no poll (GET /stats) within ${timeoutMs / 1000} s`);
+			await sleep(1000);
+		}
+	} finally {
+		wait.done();
 	}
 }
 
 /**
  * Resolves once a poll that began after this call has ended, by the poller's record at the site: the trigger polls
- * one poll at a time, a minute apart, so when the second poll from now sends its first request the first one has
+ * one poll at a time, POLL_SECONDS apart (a minute for the workflows as users get them; each poll is a few requests
+ * to a local site, well under that), so when the second poll from now sends its first request the first one has
  * ended and handed any run it found to n8n (expectExecutions' `after` for a polling trigger: that run is then listed).
  */
 export const pollEnded = (site) => nextPoll(site, { polls: 2 });
@@ -245,7 +252,7 @@ async function activatePolling(n8n, site, workflowId) {
 }
 
 /**
- * The polling example (every minute), activated: its first poll records what exists and starts nothing; a
+ * The polling example (imported polling every POLL_SECONDS), activated: its first poll records what exists and starts nothing; a
  * document signed after it (sign() resolves { docId }) gives exactly one execution with the signed PDF, and
  * the next poll none. Stays active (the caller deactivates it).
  */
@@ -264,10 +271,10 @@ export async function pollingFiresOnce(n8n, site, sign, workflowId = STATUS_TRIG
 
 const SIGNER_POLL_WORKFLOW_ID = 'esignE2eSignerPoll';
 
-/** An eSign Status Trigger polling every minute for Signer Signed and Document Completed, nothing after it. */
+/** An eSign Status Trigger polling every POLL_SECONDS for Signer Signed and Document Completed, nothing after it. */
 const signerPollWorkflow = (credentialId) =>
 	chain(SIGNER_POLL_WORKFLOW_ID, 'eSign e2e: signer events by polling', [
-		node('eSign Status Trigger', NODE_TYPES.statusTrigger, 1, { pollTimes: { item: [{ mode: 'everyMinute' }] }, events: ['signer.signed', 'document.completed'] }, { credentials: credRef(credentialId) }),
+		node('eSign Status Trigger', NODE_TYPES.statusTrigger, 1, { pollTimes: pollTimes(POLL_SECONDS), events: ['signer.signed', 'document.completed'] }, { credentials: credRef(credentialId) }),
 	]);
 
 const TWO_SIGNERS = [['Gail Client', 'gail@example.org'], ['Hugo Countersigner', 'hugo@example.org']];

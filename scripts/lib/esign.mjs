@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { ROOT } from './runtime.mjs';
+import { waitFor } from './waits.mjs';
 
 export const NODE_TYPES = { action: 'n8n-nodes-esign.eSign', trigger: 'n8n-nodes-esign.eSignTrigger', statusTrigger: 'n8n-nodes-esign.eSignStatusTrigger' };
 export const CREDENTIAL = { name: 'eSign account', type: 'eSignApi' };
@@ -43,11 +44,40 @@ export const isManual = (wf) => wf.nodes.some((n) => n.type === 'n8n-nodes-base.
 export const credRef = (credentialId, name = CREDENTIAL.name) => ({ [CREDENTIAL.type]: { id: String(credentialId), name } });
 
 /**
+ * How often the test scripts' polling workflows poll, in seconds (ESIGN_POLL_SECONDS, default 10; a divisor of 60;
+ * 60 is n8n's Every Minute, the examples' own setting). Every check of the Status Trigger waits for polls (the one
+ * after a signing, and two more to see that nothing else runs), so at a minute each the real-n8n suites spent most
+ * of their time waiting. n8n refuses a Poll Times cron that fires more than once a minute, but runs one cron per
+ * Poll Times entry: n8n-workflow's toCronExpression (dist/cjs/cron.js) keeps a Custom entry's 6-field cron (seconds
+ * first) as given; n8n-core 2.41.1 ActiveWorkflowTriggers.activatePollTrigger
+ * (dist/execution-engine/active-workflow-triggers.js) refuses only an entry that isSubMinuteCron (its seconds field
+ * not a single number: "The polling interval is too short. It has to be at least a minute."), polls once at
+ * activation, then registers each entry with ScheduledTaskManager.register; n8n-core 1.123.81
+ * ActiveWorkflows.activatePollTrigger (dist/execution-engine/active-workflows.js) refuses only a `*` in the seconds
+ * field. So six entries, `0 * * * * *`, `10 * * * * *`, …, poll every 10 s in both lines, as a user could set it.
+ */
+export const POLL_SECONDS = Number(process.env.ESIGN_POLL_SECONDS || 10);
+
+/** The Status Trigger's Poll Times for a poll every `seconds` (a divisor of 60; 60: Every Minute). */
+export function pollTimes(seconds = POLL_SECONDS) {
+	if (!Number.isInteger(seconds) || seconds < 1 || 60 % seconds !== 0) throw new Error(`ESIGN_POLL_SECONDS must divide 60 (1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30 or 60); it is ${seconds}`);
+	if (seconds === 60) return { item: [{ mode: 'everyMinute' }] };
+	return { item: Array.from({ length: 60 / seconds }, (_, i) => ({ mode: 'custom', cronExpression: `${i * seconds} * * * * *` })) };
+}
+
+/** The workflow with every Status Trigger polling every `seconds` (see POLL_SECONDS); the others as they are. */
+export function withPollTimes(workflow, seconds = POLL_SECONDS) {
+	const nodes = workflow.nodes.map((n) => (n.type === NODE_TYPES.statusTrigger ? { ...n, parameters: { ...n.parameters, pollTimes: pollTimes(seconds) } } : n));
+	return { ...workflow, nodes };
+}
+
+/**
  * Writes the examples into destDir ready to import: sample-file URLs point at the running sandbox (or at
  * `controlBase`, the test controls of another site) and the eSign credential reference carries the real
- * credential id (n8n matches by id first). only: a list of workflow ids to write (default all).
+ * credential id (n8n matches by id first). only: a list of workflow ids to write (default all). pollSeconds: the
+ * polling example polls that often (pollTimes; default: as committed, every minute).
  */
-export function prepareExamples(destDir, { sandboxUrl, controlBase, credentialId, only } = {}) {
+export function prepareExamples(destDir, { sandboxUrl, controlBase, credentialId, only, pollSeconds } = {}) {
 	fs.mkdirSync(destDir, { recursive: true });
 	for (const { file, workflow } of readExamples()) {
 		if (only && !only.includes(workflow.id)) continue;
@@ -55,7 +85,7 @@ export function prepareExamples(destDir, { sandboxUrl, controlBase, credentialId
 		// Another site (WordPress) serves the sandbox's controls (sample files, expiry) under controlBase.
 		if (controlBase) text = text.split(`${EXAMPLE_SANDBOX_ORIGIN}/__sandbox`).join(controlBase);
 		if (sandboxUrl && sandboxUrl !== EXAMPLE_SANDBOX_ORIGIN) text = text.split(EXAMPLE_SANDBOX_ORIGIN).join(sandboxUrl);
-		const wf = JSON.parse(text);
+		const wf = pollSeconds ? withPollTimes(JSON.parse(text), pollSeconds) : JSON.parse(text);
 		for (const node of wf.nodes) if (node.credentials?.[CREDENTIAL.type]) node.credentials = { ...node.credentials, ...credRef(credentialId) };
 		wf.active = false; // import is always inactive; the trigger is activated through the API
 		fs.writeFileSync(path.join(destDir, file), JSON.stringify(wf, null, 2) + '\n');
@@ -76,13 +106,15 @@ export const manual = (name = 'Start') => node(name, 'n8n-nodes-base.manualTrigg
 
 /** JSON call to a site's test controls (or any JSON endpoint); rejects on a status ≥ 400. */
 export async function sandboxControl(base, method, p, body, timeoutMs = 15000) {
-	const res = await fetch(base + p, {
-		method,
-		headers: body !== undefined ? { 'content-type': 'application/json' } : {},
-		body: body !== undefined ? JSON.stringify(body) : undefined,
-		signal: AbortSignal.timeout(timeoutMs),
+	const { res, text } = await waitFor(`the site's answer to ${method} ${p.split('?')[0]}`, async () => {
+		const answer = await fetch(base + p, {
+			method,
+			headers: body !== undefined ? { 'content-type': 'application/json' } : {},
+			body: body !== undefined ? JSON.stringify(body) : undefined,
+			signal: AbortSignal.timeout(timeoutMs),
+		});
+		return { res: answer, text: await answer.text() };
 	});
-	const text = await res.text();
 	if (res.status >= 400) throw new Error(`control ${method} ${p} → ${res.status}: ${text.slice(0, 300)}`);
 	return text ? JSON.parse(text) : undefined;
 }
@@ -140,6 +172,10 @@ export const signature = (body, secret) => `sha256=${crypto.createHmac('sha256',
  * trigger's 401 instead of n8n's 404 (the webhook registers a moment after activation).
  */
 export async function waitForWebhook(url, timeoutMs = 30000) {
+	return waitFor(`the webhook ${url} to be served`, () => probeWebhook(url, timeoutMs));
+}
+
+async function probeWebhook(url, timeoutMs) {
 	const deadline = Date.now() + timeoutMs;
 	let last;
 	for (;;) {

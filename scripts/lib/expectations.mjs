@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { secs } from './esign.mjs';
 import { buildAndPack, stopChildren, stopServers } from './runtime.mjs';
+import { currentWaits } from './waits.mjs';
 
 /** A failed expectation: reported by its message alone (other errors with their stack). */
 export class CheckError extends Error {}
@@ -23,14 +24,20 @@ export function assert(cond, msg) {
  * starting are stopped, then the cleanups; `N passed, M failed` is printed last (with `; K measured` when there
  * were measurements) and the failures set the exit code. Ctrl-C
  * and SIGTERM count as a failure and finish the same way. pack() is the `build and pack` check: the tarball or undefined.
+ * watchdog(envName, minutes): a script opts into a time limit (the variable `envName` overrides `minutes`), armed
+ * when called (after installs, which have their own pace): past it, a FAIL names the check in progress and what it
+ * was waiting for (scripts/lib/waits.mjs), and the run stops like on Ctrl-C.
  */
 export function testScript(label) {
 	const t0 = Date.now();
 	const counts = { passed: 0, failed: 0, skipped: 0, measured: 0 };
 	const cleanups = [];
 	const say = (...a) => console.log(`[${label}]`, ...a);
+	let current; // the check or measurement in progress: { name, since }
+	let last; // the name of the last one that ended
 	async function check(name, fn) {
 		const start = Date.now();
+		current = { name, since: start };
 		try {
 			const note = await fn();
 			counts.passed++;
@@ -41,10 +48,13 @@ export function testScript(label) {
 			const detail = err instanceof CheckError ? err.message : err.stack || String(err);
 			console.log(`FAIL ${name} (${secs(Date.now() - start)})\n     ${detail.split('\n').join('\n     ')}`);
 			return false;
+		} finally {
+			[current, last] = [undefined, name];
 		}
 	}
 	async function measure(name, fn) {
 		const start = Date.now();
+		current = { name, since: start };
 		try {
 			const note = await fn();
 			counts.measured++;
@@ -55,7 +65,25 @@ export function testScript(label) {
 			const detail = err instanceof CheckError ? err.message : err.stack || String(err);
 			console.log(`FAIL ${name} (measurement not taken, ${secs(Date.now() - start)})\n     ${detail.split('\n').join('\n     ')}`);
 			return false;
+		} finally {
+			[current, last] = [undefined, name];
 		}
+	}
+	function watchdog(envName, minutes) {
+		const limit = Number(process.env[envName] || minutes);
+		const armedAt = Date.now();
+		const timer = setTimeout(() => {
+			counts.failed++;
+			const now = Date.now();
+			const inCheck = current ? `"${current.name}" (for ${secs(now - current.since)})` : last ? `no check: the last one to end was "${last}"` : 'setup, before any check';
+			const waits = currentWaits(now);
+			console.log(`FAIL watchdog: ${label} still running ${limit} min after ${secs(armedAt - t0)} of installs (${envName}=${limit}); stopping everything
+     in: ${inCheck}
+     waiting for: ${waits.length ? waits.join('; ') : 'nothing this script names (its own code)'}`);
+			finish(1);
+		}, limit * 60000);
+		timer.unref();
+		say(`watchdog: ${limit} min from now (${envName})`);
 	}
 	function skip(name, why) {
 		counts.skipped++;
@@ -97,7 +125,7 @@ export function testScript(label) {
 		await check('build and pack n8n-nodes-esign', async () => path.basename((tarball = await buildAndPack(dir))));
 		return tarball;
 	}
-	return { counts, check, measure, skip, say, cleanups, stopSince, finish, main, pack };
+	return { counts, check, measure, skip, say, cleanups, stopSince, finish, main, pack, watchdog };
 }
 
 // The API's routes (spec), named for the expectations below; matched on the request log's method + path.

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { LINES, activeServers, freePort, installPackageTarball, n8nBin, n8nEnv, nodeBin, portIsFree, run, sleep } from './runtime.mjs';
 import { CREDENTIAL, NODE_TYPES, TRIGGER_WORKFLOW_ID, prepareExamples, waitForWebhook } from './esign.mjs';
 import { assert, runError } from './expectations.mjs';
+import { waitingFor } from './waits.mjs';
 
 export const DEFAULT_OWNER = { email: 'owner@example.com', firstName: 'eSign', lastName: 'Owner', password: 'ESign-Sandbox-2026' };
 
@@ -68,6 +69,7 @@ async function startProcess(line, { userFolder, command, port, logFile, extraEnv
 		})());
 	activeServers.add(stop);
 	exitPromise.then(() => stop()).finally(() => activeServers.delete(stop));
+	const starting = waitingFor(`n8n ${command} on ${url} to be ready (log ${logFile})`);
 	try {
 		const deadline = Date.now() + timeoutMs;
 		for (;;) {
@@ -84,6 +86,8 @@ async function startProcess(line, { userFolder, command, port, logFile, extraEnv
 	} catch (err) {
 		await stop(5000);
 		throw err;
+	} finally {
+		starting.done();
 	}
 	return { url, port, pid: child.pid, logFile, child, log: () => buf, stop, exited: () => exited };
 }
@@ -191,8 +195,8 @@ export async function createInstance({ line = '2', tarball, userFolder, keep = f
 				fs.rmSync(dir, { recursive: true, force: true });
 			}
 		},
-		/** Imports the examples rewritten for `site` (its URL, its controls) and credentialId; only: workflow ids. */
-		importExamples: (site, credentialId, only) => n8n.import(undefined, (dir) => prepareExamples(dir, { sandboxUrl: site.url, controlBase: site.controlBase, credentialId, only })),
+		/** Imports the examples rewritten for `site` (its URL, its controls) and credentialId; only: workflow ids; pollSeconds: as prepareExamples. */
+		importExamples: (site, credentialId, only, { pollSeconds } = {}) => n8n.import(undefined, (dir) => prepareExamples(dir, { sandboxUrl: site.url, controlBase: site.controlBase, credentialId, only, pollSeconds })),
 
 		/**
 		 * Starts `n8n start` as process `name` (log: <userFolder>/<name>.log), then `processes` ([{ command: 'worker' |
@@ -277,11 +281,17 @@ export async function createInstance({ line = '2', tarball, userFolder, keep = f
 		/** Waits until `count` executions of the workflow exist and all have ended; resolves them. */
 		async waitForExecutions(workflowId, count, timeoutMs = 60000) {
 			const deadline = Date.now() + timeoutMs;
-			for (;;) {
-				const list = await n8n.executions(workflowId);
-				if (list.length >= count && list.every(isDone)) return list;
-				assert(Date.now() < deadline, `${list.length} executions of ${workflowId} (${list.filter(isDone).length} ended) after ${timeoutMs / 1000} s, expected ${count}`);
-				await sleep(500);
+			const wait = waitingFor(`${count} ended executions of ${workflowId} in n8n ${version}`);
+			try {
+				for (;;) {
+					const list = await n8n.executions(workflowId);
+					if (list.length >= count && list.every(isDone)) return list;
+					wait.update(`${count} ended executions of ${workflowId} in n8n ${version} (${list.length} so far, ${list.filter(isDone).length} ended)`);
+					assert(Date.now() < deadline, `${list.length} executions of ${workflowId} (${list.filter(isDone).length} ended) after ${timeoutMs / 1000} s, expected ${count}`);
+					await sleep(500);
+				}
+			} finally {
+				wait.done();
 			}
 		},
 		/**

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { waitingFor } from './waits.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const RUNTIME_ROOT = path.join(ROOT, '.n8n-runtime');
@@ -44,7 +45,11 @@ const nodeHeadersDir = () =>
 		fs.existsSync(path.join(d, 'include', 'node', 'node.h')),
 	);
 
-async function ensureNodeHeaders() {
+// One fetch of the headers per process, also when both lines install at once (ensureRuntimes).
+let headersFetch;
+const ensureNodeHeaders = () => (nodeHeadersDir() ? Promise.resolve() : (headersFetch ??= fetchNodeHeaders()));
+
+async function fetchNodeHeaders() {
 	if (nodeHeadersDir()) return;
 	const version = (await run(nodeBin(), ['-v'])).stdout.trim().replace(/^v/, '');
 	const name = `node-${process.platform}-${process.arch}@${version}`;
@@ -98,6 +103,8 @@ export function run(cmd, args, { cwd, env, check = true, inherit = false, timeou
 	return new Promise((resolve, reject) => {
 		const child = spawn(cmd, args, { cwd, env, stdio: inherit ? 'inherit' : ['ignore', 'pipe', 'pipe'] });
 		children.add(child);
+		const wait = waitingFor(`${path.basename(cmd)} ${args.map((a) => (a.length > 60 ? `${a.slice(0, 57)}…` : a)).join(' ')}`.slice(0, 200));
+		child.on('close', () => wait.done());
 		let stdout = '';
 		let stderr = '';
 		child.stdout?.on('data', (d) => (stdout += d));
@@ -199,6 +206,16 @@ export async function ensureRuntime(line = '2') {
 		release();
 	}
 	return dir;
+}
+
+/**
+ * Both lines (or `lines`) at once: on a fresh clone the two installs overlap (network, disk and one native build each),
+ * which is faster on 2 cores than one after the other. Resolves once all are installed; the first failure rejects.
+ */
+export async function ensureRuntimes(lines = Object.keys(LINES)) {
+	const results = await Promise.allSettled(lines.map((line) => ensureRuntime(line)));
+	const failed = results.find((r) => r.status === 'rejected');
+	if (failed) throw failed.reason;
 }
 
 /** A free TCP port on 127.0.0.1 (the OS picks; the tiny race window is acceptable for tests). */

@@ -18,7 +18,7 @@ export function ensureChromium(say = console.log) {
 		ensureDebianPackages([{ command: CHROMIUM, package: 'chromium', find: () => fs.existsSync(CHROMIUM) }], say);
 		return { ok: true };
 	} catch (err) {
-		return { ok: false, reason: err.message };
+		return { ok: false, reason: `no browser, so the node panel is not checked and no screenshot is taken: ${err.message}` };
 	}
 }
 

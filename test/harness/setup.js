@@ -39,7 +39,40 @@ const {
 	NodeHelpers,
 	createRunExecutionData,
 	isExpression,
+	setSafeRegexEngine,
 } = require('n8n-workflow');
+
+// n8n-workflow runs every regular expression of the engine (a resource locator's value, for one: n8n-core's
+// extract-value.js) in a node:vm with a 250 ms limit (safe-regex.js): a guard against runaway patterns, and also a
+// wall-clock deadline. On a busy 2-core machine (npm test beside an install or another n8n) an ordinary pattern
+// passed it: "Regular expression execution timed out", an engine test failing for the machine's load. The harness
+// keeps the guard with a limit that only a runaway pattern reaches; what each pattern matches is unchanged.
+const REGEX_LIMIT_MS = 20000;
+function patientRegexEngine() {
+	const vm = require('node:vm');
+	const context = vm.createContext({});
+	const code = {
+		exec: 'new RegExp(pattern, flags).exec(input)',
+		test: 'new RegExp(pattern, flags).test(input)',
+		replace: 'input.replace(new RegExp(pattern, flags), replacement)',
+		matchAll: 'Array.from(input.matchAll(new RegExp(pattern, flags)))',
+		split: 'input.split(new RegExp(pattern, flags))',
+	};
+	const scripts = Object.fromEntries(Object.entries(code).map(([op, expr]) => [op, new vm.Script(`result = ${expr}`)]));
+	const run = (op, values) => {
+		Object.assign(context, { replacement: '', result: undefined }, values);
+		scripts[op].runInContext(context, { timeout: REGEX_LIMIT_MS });
+		return context.result;
+	};
+	return {
+		exec: (pattern, input, flags) => run('exec', { pattern, input, flags: flags ?? '' }),
+		test: (pattern, input, flags) => run('test', { pattern, input, flags: flags ?? '' }),
+		replace: (pattern, input, flags, replacement) => run('replace', { pattern, input, flags: flags ?? '', replacement }),
+		matchAll: (pattern, input, flags) => run('matchAll', { pattern, input, flags: (flags ?? '').includes('g') ? flags : `${flags ?? ''}g` }),
+		split: (pattern, input, flags) => run('split', { pattern, input, flags: flags ?? '' }),
+	};
+}
+setSafeRegexEngine(patientRegexEngine());
 
 // Packages n8n-core itself uses, resolved from n8n-core's location (it has nested copies of some):
 // the DI container (so this is the same instance), the logger class, and n8n's content-type parser.
