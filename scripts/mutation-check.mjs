@@ -171,6 +171,40 @@ const MUTATIONS = [
 		guards: ['a refusal at the fields step deletes the draft and says which step failed'],
 	},
 	{
+		// A 200 is a promise (issue 31): the trigger leaves the answer to n8n, which gives it once the run exists.
+		name: 'the trigger answers an accepted delivery itself, before n8n has created its run (as before issue 31)',
+		file: 'nodes/ESignTrigger/receive.ts',
+		from: '\treturn { workflowData: [[{ json }]] };',
+		to: "\tres.status(200).json({ message: 'Workflow was started' });\n\tres.end();\n\treturn { workflowData: [[{ json }]], noWebhookResponse: true };",
+		tests: ['test/ESignTrigger/deliveries.test.ts'],
+		guards: [/^a 200 is a promise: .*the run cannot be created/, 'an accepted delivery is answered by n8n once its run exists'],
+	},
+	{
+		// Only a 2xx from n8n means the run exists: a delivery n8n refused is never a repeat.
+		name: "the trigger takes n8n's 500 for a delivery whose run exists (its resend would be a \"repeat\")",
+		file: 'nodes/ESignTrigger/inProcess.ts',
+		from: "if (!(status >= 200 && status < 300)) return 'refused';",
+		to: '',
+		tests: ['test/ESignTrigger/deliveries.test.ts'],
+		guards: [/^a 200 is a promise: .*the run cannot be created/, 'a copy while n8n refuses the first goes ahead'],
+	},
+	{
+		name: 'the run records nothing (Ignore Repeated Deliveries lets every repeat run again)',
+		file: 'nodes/ESignTrigger/run.ts',
+		from: "\tremember(this.getWorkflowStaticData('node'), [...recentRuns(key), id]);\n\trunExists(key, id);",
+		to: '',
+		tests: ['test/ESignTrigger/deliveries.test.ts'],
+		guards: ['a byte-identical repeat is answered 200 and does not run the workflow again'],
+	},
+	{
+		name: 'Reject Deliveries Older Than ignores the zone of an ISO 8601 timestamp',
+		file: 'nodes/ESignTrigger/timestamps.ts',
+		from: "\tif (zone.toUpperCase() === 'Z') return wall + fraction;",
+		to: '\treturn undefined;',
+		tests: ['test/ESignTrigger/deliveries.test.ts'],
+		guards: [/^Reject Deliveries Older Than .*ISO 8601 with Z: two hours old is stale/],
+	},
+	{
 		// The control: proves that a guard failing on a TypeError is not counted. It must be reported NOT caught.
 		name: 'control: a TypeError thrown inside the page walk (a crash, not a broken promise)',
 		control: true,
