@@ -330,8 +330,8 @@ async function queueMode(tarball, sb) {
 	);
 
 	if (rate?.bodies) {
-		// Each worker's runs save the ids that worker knows; the webhook processor knows every run it answered, and the
-		// next accepted delivery's run carries them into the stored static data (docs/queue-mode.md).
+		// Each worker's runs save the ids that worker knows, the last save winning; the webhook processor answers
+		// repeats from its memory. Measured, not checked: which worker saves last decides (docs/queue-mode.md).
 		await measure('ids of the burst in the stored static data, after the burst and after the next accepted deliveries ran', async () => {
 			const stored = storedIds(TRIGGER_WORKFLOW_ID);
 			return `${rate.stored} of ${EVENTS} right after the burst; ${rate.bodies.filter((b) => stored.has(shortId(b))).length} of ${EVENTS} now`;

@@ -84,21 +84,31 @@ export function storedIds(staticData: IDataObject): string[] {
 }
 
 /**
- * Records ids in the node's static data after those stored (ids already there keep their place), the oldest falling
- * off past REMEMBERED_DELIVERIES. Assigned at the top level, so n8n marks the static data as changed and saves it when
- * the run ends. Merging what this process knows keeps what runs side by side each wrote to their own copy (the last
- * save wins).
+ * Records ids in the node's static data, the oldest falling off past REMEMBERED_DELIVERIES. `known` is what this
+ * process knows, oldest first (the run's own id last); the stored ids are what the last save kept. An id not stored
+ * yet takes its age from `known`: it goes just before the first stored id that `known` has after it, or last when
+ * `known` has none after it. So ids this process knew long ago, which the store has since let fall off, never push
+ * out newer ones (runs on other workers save their own copies; the last save wins). Assigned at the top level, so
+ * n8n marks the static data as changed and saves it when the run ends.
  */
-export function remember(staticData: IDataObject, ids: readonly string[]): void {
-	const kept = storedIds(staticData);
-	const seen = new Set(kept);
-	const before = kept.length;
-	for (const id of ids) {
-		if (!seen.has(id)) kept.push(id);
-		seen.add(id);
+export function remember(staticData: IDataObject, known: readonly string[]): void {
+	const stored = storedIds(staticData);
+	const isStored = new Set(stored);
+	const before = new Map<string, string[]>();
+	const placed = new Set<string>();
+	let waiting: string[] = [];
+	for (const id of known) {
+		if (isStored.has(id)) {
+			if (waiting.length) before.set(id, [...(before.get(id) ?? []), ...waiting]);
+			waiting = [];
+		} else if (!placed.has(id)) {
+			placed.add(id);
+			waiting.push(id);
+		}
 	}
 	// Nothing new, and already in today's format: leave the static data unchanged (n8n then has nothing to save).
-	if (kept.length === before && typeof staticData[STORE_KEY] === 'string') return;
+	if (placed.size === 0 && typeof staticData[STORE_KEY] === 'string') return;
+	const kept = stored.flatMap((id) => [...(before.get(id) ?? []), id]).concat(waiting);
 	staticData[STORE_KEY] = kept.slice(-REMEMBERED_DELIVERIES).join('');
 	delete staticData[OLD_STORE_KEY];
 }

@@ -2,9 +2,9 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { isPlainObject } from '../shared/values';
-import { bytesId, identifiesOneOccurrence, occurrenceId, remember, storedIds } from './deliveries';
+import { bytesId, identifiesOneOccurrence, occurrenceId, storedIds } from './deliveries';
 import type { AnsweredResponse } from './inProcess';
-import { claimDelivery, recentRuns, triggerKey } from './inProcess';
+import { claimDelivery, triggerKey } from './inProcess';
 import { deliveryTime, isValidTimeZone } from './timestamps';
 import { SIGNATURE_FAILURE_MESSAGES, SIGNATURE_HEADER, verifySignature } from './verifySignature';
 
@@ -199,9 +199,7 @@ async function repeatedDelivery(this: IWebhookFunctions, json: IDataObject, rawB
 	if (claimed === 'busy') {
 		return [503, 'delivery_in_progress', 'The same delivery is being processed right now. Please send it again later.', { 'Retry-After': String(RETRY_AFTER_SECONDS) }];
 	}
-	// The runs this process knows exist ride along in the copy of the static data n8n hands to this delivery's run
-	// (shared in single mode, in the execution's snapshot in queue mode), so the run saves them with its own id: a run
-	// on another worker cannot drop them. Never this delivery's id: only its run records it.
-	remember(staticData, recentRuns(key));
+	// Nothing is written here: n8n starts the run with the static data read again from the database
+	// (webhook-helpers.ts executeWebhook → WorkflowRunner.run with loadStaticData), so only the run can record.
 	return undefined;
 }

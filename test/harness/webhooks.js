@@ -232,8 +232,9 @@ const storedForm = (staticData) => JSON.parse(JSON.stringify(staticData ?? {}, (
  *   which resets its changed flag (observable-object.ts create) before the callback's save looks at it (seen in real
  *   n8n 2.41.1: docs/triggers.md). The run then executes the workflow from the trigger's items with WorkflowExecute
  *   (the trigger's own execute() included, as n8n-core's runNode calls it), and n8n saves what the run changed when
- *   it ends (not in manual mode), with whatever the webhook call wrote into its copy (n8n hands the run that copy: the
- *   same object in single mode, the execution's snapshot of it in queue mode, job-processor.ts). `execute: false`:
+ *   it ends (not in manual mode). The run starts from the static data as stored, read again from the database
+ *   (WorkflowRunner.run with loadStaticData: runMainProcess, or job-processor.ts in a worker), not from the call's
+ *   copy. `execute: false`:
  *   the run is created, not executed (a queued job).
  *
  * request: { headers, rawBody (string|Buffer), body?, query?, method? } or a ready `req`.
@@ -332,9 +333,10 @@ async function runWebhook({
 				mode,
 				startNode: node.name,
 				startItems: workflowData[0],
-				// The run gets the call's own copy of the static data (the same object in single mode, the execution's
-				// snapshot in queue mode): what the call wrote reaches the run, unsaved, and the run saves it with its own.
-				staticData: storedForm(workflow.staticData),
+				// n8n starts the run with the static data read again from the database (executeWebhook calls
+				// WorkflowRunner.run with loadStaticData: runMainProcess, or the worker's job-processor.ts): what the
+				// call wrote does not reach the run.
+				staticData,
 				workflowId: workflow.id,
 			});
 			saveIfChanged(runOut.workflow);

@@ -65,6 +65,23 @@ describe('remember', () => {
 		expect(String(staticData.acceptedIds)).toHaveLength(REMEMBERED_DELIVERIES * 16);
 	});
 
+	test('ids this process knew long ago never push newer stored ones out (a worker after a burst split with another)', () => {
+		const ids = Array.from({ length: 400 }, (_, i) => `id${String(i).padStart(14, '0')}`);
+		const earlier = ids.slice(0, 200); // runs this worker executed before the burst, since fallen off the store
+		const burst = ids.slice(200, 399);
+		const mine = burst.filter((_, i) => i % 2 === 0); // this worker ran half of the burst
+		const staticData: IDataObject = { acceptedIds: burst.join('') }; // the store holds the whole burst
+		const next = ids[399];
+		remember(staticData, [...earlier, ...mine, next]);
+		expect(storedIds(staticData)).toEqual([...burst, next]);
+	});
+
+	test('an id the store does not have yet keeps its place among those it has: after the last it knows, else last', () => {
+		const staticData: IDataObject = { acceptedIds: ['aaaaaaaaaaaaaaaa', 'cccccccccccccccc', 'eeeeeeeeeeeeeeee'].join('') };
+		remember(staticData, ['bbbbbbbbbbbbbbbb', 'cccccccccccccccc', 'dddddddddddddddd', 'eeeeeeeeeeeeeeee', 'ffffffffffffffff']);
+		expect(storedIds(staticData)).toEqual(['aaaaaaaaaaaaaaaa', 'bbbbbbbbbbbbbbbb', 'cccccccccccccccc', 'dddddddddddddddd', 'eeeeeeeeeeeeeeee', 'ffffffffffffffff']);
+	});
+
 	test('changes nothing when it has nothing new to add (n8n then has nothing to save)', () => {
 		const staticData: IDataObject = { acceptedIds: 'aaaaaaaaaaaaaaaa' };
 		const changes: string[] = [];
