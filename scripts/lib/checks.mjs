@@ -107,6 +107,31 @@ async function signingFiresOnce(n8n, site, sign, more) {
 }
 
 /**
+ * One signed document.completed delivery for the trigger example, told apart by its title: post() sends it to `url`
+ * (the same bytes each time) and resolves { status, text }; runs() lists its runs, the executions whose trigger
+ * output is it (a run that failed before the trigger ran has none); endedRuns() waits until it has runs and all have
+ * ended, and resolves them.
+ */
+function oneDelivery(n8n, site, url, docId, title) {
+	const body = JSON.stringify({ event: 'document.completed', data: { document_id: String(docId), document_title: title }, timestamp: new Date().toISOString() });
+	const post = async () => {
+		const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'X-ESIGN-Signature': signature(body, site.webhookSecret) }, body });
+		return { status: res.status, text: (await res.text()).replace(/\s+/g, ' ') };
+	};
+	const runs = async () => (await n8n.executions(TRIGGER_WORKFLOW_ID, { includeData: true })).filter((e) => nodeOutput(e.data?.resultData?.runData ?? {}, 'eSign Trigger')[0]?.json?.data?.document_title === title);
+	const endedRuns = async (timeoutMs = 120000) => {
+		let list = await runs();
+		for (let waited = 0; !(list.length && list.every(isDone)); waited += 500) {
+			assert(waited < timeoutMs, `no ended run of the delivery "${title}" after ${timeoutMs / 1000} s (${list.length} runs)`);
+			await sleep(500);
+			list = await runs();
+		}
+		return list;
+	};
+	return { post, runs, endedRuns };
+}
+
+/**
  * A 200 is a promise (issue 31): while n8n cannot create or queue executions (refuse(); restore() ends it), a
  * delivery to the trigger example is never answered 2xx without its run: n8n 2.x answers 5xx. (n8n 1.x answers before
  * it creates the run, for its own Webhook node too, so there a 200 only means "received": docs/triggers.md; that is
@@ -116,17 +141,7 @@ async function signingFiresOnce(n8n, site, sign, more) {
  * attempt cannot slip past the restored database. Resolves the note of the PASS line.
  */
 export async function promiseKept(n8n, site, url, docId, { refuse, restore, what, refusedLog, logOf = () => n8n.main.log() }) {
-	const title = `Promise ${what} ${Date.now()}`;
-	const body = JSON.stringify({ event: 'document.completed', data: { document_id: String(docId), document_title: title }, timestamp: new Date().toISOString() });
-	const post = async () => {
-		const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'X-ESIGN-Signature': signature(body, site.webhookSecret) }, body });
-		return { status: res.status, text: (await res.text()).replace(/\s+/g, ' ') };
-	};
-	// The runs of this delivery: executions whose trigger output is it (a run that failed before the trigger ran has none).
-	const runs = async () => {
-		const all = await n8n.executions(TRIGGER_WORKFLOW_ID, { includeData: true });
-		return { all, ours: all.filter((e) => nodeOutput(e.data?.resultData?.runData ?? {}, 'eSign Trigger')[0]?.json?.data?.document_title === title) };
-	};
+	const { post, runs, endedRuns } = oneDelivery(n8n, site, url, docId, `Promise ${what} ${Date.now()}`);
 	const logged = () => (logOf().match(refusedLog) ?? []).length;
 	const loggedBefore = logged();
 	await refuse();
@@ -142,25 +157,18 @@ export async function promiseKept(n8n, site, url, docId, { refuse, restore, what
 	}
 	if (n8n.line === '2') assert(refused.status >= 500, `while ${what}, the delivery was answered ${refused.status}: ${refused.text.slice(0, 200)}`);
 	const failed = await runs();
-	assert(failed.ours.length === 0, `${failed.ours.length} runs of the refused delivery`);
+	assert(failed.length === 0, `${failed.length} runs of the refused delivery`);
 	const resent = await post();
 	assert(resent.status === 200 && /Workflow was started/.test(resent.text), `sent again once n8n worked: ${resent.status} ${resent.text.slice(0, 200)} (a failed delivery must not be taken for a repeat)`);
-	let exec;
-	for (let waited = 0; !exec; waited += 500) {
-		const { ours } = await runs();
-		assert(ours.length <= 1, `${ours.length} runs of the delivery sent again`);
-		if (ours.length === 1 && isDone(ours[0])) [exec] = ours;
-		else {
-			assert(waited < 120000, 'the delivery sent again has no ended run after 120 s');
-			await sleep(500);
-		}
-	}
+	const ended = await endedRuns();
+	assert(ended.length === 1, `${ended.length} runs of the delivery sent again`);
+	const [exec] = ended;
 	assert(exec.status === 'success', `execution ${exec.id} status ${exec.status}: ${runError(exec)}`);
 	assertSignedOutput(exec.data?.resultData?.runData, 'eSign Trigger', String(docId));
 	const third = await post();
 	assert(third.status === 200 && /repeated_delivery/.test(third.text), `sent a third time: ${third.status} ${third.text.slice(0, 200)}`);
 	const after = await runs();
-	assert(after.ours.length === 1, `${after.ours.length} runs after the third sending`);
+	assert(after.length === 1, `${after.length} runs after the third sending`);
 	return `while ${what}: ${refused.status} ${refused.text.slice(0, 70)}, no run; sent again: 200, execution ${exec.id} with the signed PDF; a third time: repeated_delivery`;
 }
 
@@ -172,13 +180,7 @@ export async function promiseKept(n8n, site, url, docId, { refuse, restore, what
  * Resolves the note of the PASS line, with what the site saw.
  */
 export async function answeredBeforeRun(n8n, site, url, docId, { refuse, restore }) {
-	const title = `Promise 1.x ${Date.now()}`;
-	const body = JSON.stringify({ event: 'document.completed', data: { document_id: String(docId), document_title: title }, timestamp: new Date().toISOString() });
-	const post = async () => {
-		const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'X-ESIGN-Signature': signature(body, site.webhookSecret) }, body });
-		return { status: res.status, text: (await res.text()).replace(/\s+/g, ' ').slice(0, 60) };
-	};
-	const runs = async () => (await n8n.executions(TRIGGER_WORKFLOW_ID, { includeData: true })).filter((e) => nodeOutput(e.data?.resultData?.runData ?? {}, 'eSign Trigger')[0]?.json?.data?.document_title === title);
+	const { post, runs, endedRuns } = oneDelivery(n8n, site, url, docId, `Promise 1.x ${Date.now()}`);
 	await refuse();
 	let first;
 	try {
@@ -188,17 +190,12 @@ export async function answeredBeforeRun(n8n, site, url, docId, { refuse, restore
 		await restore();
 	}
 	const second = await post();
-	assert(second.status === 200, `sent again once n8n worked: ${second.status} ${second.text}`);
-	let list = [];
-	for (let waited = 0; !(list.length && list.every(isDone)); waited += 500) {
-		assert(waited < 120000, `no ended run of the delivery after 120 s (${list.length} runs)`);
-		await sleep(500);
-		list = await runs();
-	}
+	assert(second.status === 200, `sent again once n8n worked: ${second.status} ${second.text.slice(0, 60)}`);
+	await endedRuns();
 	await n8n.expectExecutions(TRIGGER_WORKFLOW_ID, (await n8n.executions(TRIGGER_WORKFLOW_ID)).length);
-	list = await runs();
+	const list = await runs();
 	assert(list.length === 1 && list[0].status === 'success', `the delivery has ${list.length} runs (${list.map((e) => e.status).join(', ')}), expected exactly one`);
-	return `while refusing: ${first.status} ${first.text} (n8n 1.x answers before it creates the run); sent again: ${second.status} ${second.text}; exactly one run, ${list[0].id}`;
+	return `while refusing: ${first.status} ${first.text.slice(0, 60)} (n8n 1.x answers before it creates the run); sent again: ${second.status} ${second.text.slice(0, 60)}; exactly one run, ${list[0].id}`;
 }
 
 /** A delivery signed with another secret gets 401 and starts no execution. */
