@@ -1,0 +1,58 @@
+import type { Box, TextLine } from './layout';
+import { boxOf } from './layout';
+
+/**
+ * Anchors: a text already in the document that a field is placed next to. Matching ignores case and treats any
+ * run of white-space as one space; a match inside a longer word does not count ("Date" is not found in
+ * "Update"), where the anchor's own ends are letters or digits.
+ */
+
+const WORD = /[\p{L}\p{N}]/u;
+
+export interface AnchorMatch {
+	page: number;
+	box: Box;
+}
+
+/** The line's text with white-space runs as one space, lower-cased, and where each character came from. */
+function normalise(line: TextLine): { text: string; from: number[] } {
+	let text = '';
+	const from: number[] = [];
+	let space = false;
+	for (let i = 0; i < line.text.length; i++) {
+		const c = line.text[i];
+		if (/\s/.test(c)) {
+			space = text.length > 0;
+			continue;
+		}
+		if (space) {
+			text += ' ';
+			from.push(i - 1);
+			space = false;
+		}
+		text += c.toLowerCase();
+		from.push(i);
+	}
+	return { text, from };
+}
+
+export const normaliseAnchor = (anchor: string) => anchor.trim().replace(/\s+/g, ' ').toLowerCase();
+
+/** Every occurrence of `anchor` on a page's lines, in reading order of the content. */
+export function findAnchor(lines: TextLine[], page: number, anchor: string): AnchorMatch[] {
+	const wanted = normaliseAnchor(anchor);
+	if (!wanted) return [];
+	const wordStart = WORD.test(wanted[0]);
+	const wordEnd = WORD.test(wanted[wanted.length - 1]);
+	const matches: AnchorMatch[] = [];
+	for (const line of lines) {
+		const { text, from } = normalise(line);
+		for (let at = text.indexOf(wanted); at >= 0; at = text.indexOf(wanted, at + 1)) {
+			const end = at + wanted.length;
+			if (wordStart && at > 0 && WORD.test(text[at - 1])) continue;
+			if (wordEnd && end < text.length && WORD.test(text[end])) continue;
+			matches.push({ page, box: boxOf(line, from[at], from[end - 1] + 1) });
+		}
+	}
+	return matches;
+}

@@ -1,0 +1,325 @@
+import type { PdfDocument } from './document';
+import type { Glyph, PdfFont } from './fonts';
+import { loadFont } from './fonts';
+import { Lexer, Tok, isWhite } from './lexer';
+import type { Matrix } from './matrix';
+import { IDENTITY, isMatrix, multiply } from './matrix';
+import { PdfDict, PdfError, PdfName, PdfRef, PdfStream, isName, isNumber } from './objects';
+import type { PdfObject } from './objects';
+
+/**
+ * Runs a page's content streams for their text (ISO 32000-1, 8.4 graphics state, 9.3–9.4 text): every shown
+ * glyph comes out with its origin, advance and height vectors on the displayed page. Nothing is drawn.
+ */
+
+export interface PlacedGlyph {
+	text: string;
+	/** origin on the baseline, displayed page coordinates (top-left origin, y down) */
+	x: number;
+	y: number;
+	/** the glyph's own advance (no character or word spacing) and its font size along text y, as vectors */
+	ax: number;
+	ay: number;
+	hx: number;
+	hy: number;
+}
+
+interface GraphicsState {
+	ctm: Matrix;
+	font: PdfFont | undefined;
+	size: number;
+	charSpacing: number;
+	wordSpacing: number;
+	scale: number;
+	leading: number;
+	rise: number;
+}
+
+const MAX_FORM_DEPTH = 12;
+const MAX_STATE_DEPTH = 256;
+const MAX_OPERANDS = 4096;
+
+export class ContentRunner {
+	private readonly fonts = new Map<PdfObject | string, Promise<PdfFont>>();
+
+	constructor(
+		private readonly doc: PdfDocument,
+		private readonly sink: (glyph: PlacedGlyph) => void,
+	) {}
+
+	/** Runs one page: its /Contents (a stream or an array of streams, read as one) under `display`. */
+	async runPage(contents: PdfObject | undefined, resources: PdfDict | undefined, display: Matrix): Promise<void> {
+		const resolved = await this.doc.resolve(contents);
+		const parts = Array.isArray(resolved) ? resolved : [resolved];
+		const chunks: Uint8Array[] = [];
+		for (const part of parts.slice(0, 10_000)) {
+			const stream = await this.doc.resolve(part);
+			if (stream instanceof PdfStream) chunks.push(await this.doc.streamData(stream));
+		}
+		// Operators may be split across the streams of one page, so they are read as one (joined by a space).
+		let total = 0;
+		for (const chunk of chunks) total += chunk.length + 1;
+		const data = new Uint8Array(total);
+		let at = 0;
+		for (const chunk of chunks) {
+			data.set(chunk, at);
+			at += chunk.length;
+			data[at++] = 32;
+		}
+		await this.run(data, resources, this.initialState(display), 0, new Set());
+	}
+
+	private initialState(display: Matrix): GraphicsState {
+		return { ctm: display, font: undefined, size: 0, charSpacing: 0, wordSpacing: 0, scale: 1, leading: 0, rise: 0 };
+	}
+
+	private charge(bytes: number) {
+		this.doc.interpreted += bytes;
+		if (this.doc.interpreted > this.doc.limits.contentBytes) {
+			throw new PdfError('limit', `the PDF's page content runs to more than ${Math.round(this.doc.limits.contentBytes / 1048576)} MB (Form XObjects counted each time they are drawn); the reader stops there`);
+		}
+	}
+
+	private async fontOf(resources: PdfDict | undefined, name: PdfObject): Promise<PdfFont | undefined> {
+		if (!isName(name)) return undefined;
+		const fonts = await this.doc.dict(resources, 'Font');
+		const entry = fonts?.get(name.name);
+		if (entry === undefined) return undefined;
+		return this.font(entry);
+	}
+
+	private font(entry: PdfObject): Promise<PdfFont> | undefined {
+		const key = entry instanceof PdfRef ? entry.key : entry;
+		let pending = this.fonts.get(key);
+		if (!pending) {
+			pending = (async () => {
+				const dict = await this.doc.resolve(entry);
+				return loadFont(this.doc, dict instanceof PdfDict ? dict : new PdfDict());
+			})();
+			this.fonts.set(key, pending);
+		}
+		return pending;
+	}
+
+	private async run(data: Uint8Array, resources: PdfDict | undefined, start: GraphicsState, depth: number, forms: Set<string>): Promise<void> {
+		this.charge(data.length);
+		const lexer = new Lexer(data);
+		const stack: GraphicsState[] = [];
+		let gs: GraphicsState = { ...start };
+		let tm: Matrix = IDENTITY;
+		let tlm: Matrix = IDENTITY;
+		const ops: PdfObject[] = [];
+		const num = (i: number) => (isNumber(ops[i]) ? (ops[i] as number) : 0);
+		const moveLine = (tx: number, ty: number) => {
+			tlm = multiply([1, 0, 0, 1, tx, ty], tlm);
+			tm = tlm;
+		};
+		const show = (bytes: Uint8Array) => {
+			if (!gs.font) return;
+			const glyphs: Glyph[] = gs.font.glyphs(bytes);
+			const m = multiply(tm, gs.ctm);
+			const { size, scale, rise, charSpacing, wordSpacing } = gs;
+			const vertical = gs.font.vertical;
+			let advance = 0;
+			for (const glyph of glyphs) {
+				const own = glyph.width * size * (vertical ? 1 : scale);
+				const px = vertical ? 0 : advance;
+				const py = vertical ? rise - advance : rise;
+				this.sink({
+					text: glyph.text,
+					x: m[0] * px + m[2] * py + m[4],
+					y: m[1] * px + m[3] * py + m[5],
+					ax: vertical ? -m[2] * own : m[0] * own,
+					ay: vertical ? -m[3] * own : m[1] * own,
+					hx: m[2] * size,
+					hy: m[3] * size,
+				});
+				const spacing = charSpacing + (glyph.wordSpace ? wordSpacing : 0);
+				advance += vertical ? glyph.width * size + spacing : (glyph.width * size + spacing) * scale;
+			}
+			tm = vertical ? multiply([1, 0, 0, 1, 0, -advance], tm) : multiply([1, 0, 0, 1, advance, 0], tm);
+		};
+		for (;;) {
+			const tok = lexer.next();
+			if (tok === Tok.EOF) break;
+			if (tok !== Tok.Keyword) {
+				const value = readOperand(lexer, tok, 0);
+				if (ops.length < MAX_OPERANDS && value !== undefined) ops.push(value);
+				continue;
+			}
+			const op = lexer.value as string;
+			switch (op) {
+				case 'q':
+					if (stack.length < MAX_STATE_DEPTH) stack.push({ ...gs });
+					break;
+				case 'Q':
+					gs = stack.pop() ?? gs;
+					break;
+				case 'cm':
+					if (ops.length >= 6) gs.ctm = multiply([num(ops.length - 6), num(ops.length - 5), num(ops.length - 4), num(ops.length - 3), num(ops.length - 2), num(ops.length - 1)], gs.ctm);
+					break;
+				case 'BT':
+					tm = IDENTITY;
+					tlm = IDENTITY;
+					break;
+				case 'Tc':
+					gs.charSpacing = num(0);
+					break;
+				case 'Tw':
+					gs.wordSpacing = num(0);
+					break;
+				case 'Tz':
+					gs.scale = num(0) / 100;
+					break;
+				case 'TL':
+					gs.leading = num(0);
+					break;
+				case 'Ts':
+					gs.rise = num(0);
+					break;
+				case 'Tf':
+					gs.font = await this.fontOf(resources, ops[0]);
+					gs.size = num(1);
+					break;
+				case 'Td':
+					moveLine(num(0), num(1));
+					break;
+				case 'TD':
+					gs.leading = -num(1);
+					moveLine(num(0), num(1));
+					break;
+				case 'Tm':
+					if (ops.length >= 6 && ops.slice(0, 6).every(isNumber)) {
+						tm = ops.slice(0, 6) as Matrix;
+						tlm = tm;
+					}
+					break;
+				case 'T*':
+					moveLine(0, -gs.leading);
+					break;
+				case 'Tj':
+					if (ops[0] instanceof Uint8Array) show(ops[0]);
+					break;
+				case "'":
+					moveLine(0, -gs.leading);
+					if (ops[0] instanceof Uint8Array) show(ops[0]);
+					break;
+				case '"':
+					gs.wordSpacing = num(0);
+					gs.charSpacing = num(1);
+					moveLine(0, -gs.leading);
+					if (ops[2] instanceof Uint8Array) show(ops[2]);
+					break;
+				case 'TJ':
+					if (Array.isArray(ops[0])) {
+						for (const item of ops[0]) {
+							if (item instanceof Uint8Array) show(item);
+							else if (isNumber(item)) {
+								const shift = (-item / 1000) * gs.size;
+								tm = gs.font?.vertical ? multiply([1, 0, 0, 1, 0, shift], tm) : multiply([1, 0, 0, 1, shift * gs.scale, 0], tm);
+							}
+						}
+					}
+					break;
+				case 'gs':
+					await this.extGState(resources, ops[0], gs);
+					break;
+				case 'Do':
+					await this.xobject(resources, ops[0], gs, depth, forms);
+					break;
+				case 'BI':
+					skipInlineImage(lexer);
+					break;
+			}
+			ops.length = 0;
+		}
+	}
+
+	private async extGState(resources: PdfDict | undefined, name: PdfObject, gs: GraphicsState) {
+		if (!isName(name)) return;
+		const states = await this.doc.dict(resources, 'ExtGState');
+		const state = await this.doc.dict(states, name.name);
+		const font = await this.doc.get(state, 'Font');
+		if (Array.isArray(font) && font.length >= 2) {
+			gs.font = this.font(font[0]) ? await this.font(font[0]) : undefined;
+			const size = await this.doc.resolve(font[1]);
+			gs.size = isNumber(size) ? size : gs.size;
+		}
+	}
+
+	private async xobject(resources: PdfDict | undefined, name: PdfObject, gs: GraphicsState, depth: number, forms: Set<string>) {
+		if (!isName(name)) return;
+		const xobjects = await this.doc.dict(resources, 'XObject');
+		const entry = xobjects?.get(name.name);
+		const key = entry instanceof PdfRef ? entry.key : undefined;
+		if (key && forms.has(key)) return; // a form that draws itself: each form runs once per chain
+		const stream = await this.doc.resolve(entry);
+		if (!(stream instanceof PdfStream) || !isName(stream.dict.get('Subtype'), 'Form')) return;
+		if (depth >= MAX_FORM_DEPTH) throw new PdfError('limit', `Form XObjects in the PDF are nested more than ${MAX_FORM_DEPTH} deep; the reader stops there`);
+		const matrix = await this.doc.resolve(stream.dict.get('Matrix'));
+		const own = await this.doc.resolve(stream.dict.get('Resources'));
+		const data = await this.doc.streamData(stream);
+		const state = { ...gs, ctm: isMatrix(matrix) ? multiply(matrix, gs.ctm) : gs.ctm };
+		const chain = new Set(forms);
+		if (key) chain.add(key);
+		await this.run(data, own instanceof PdfDict ? own : resources, state, depth + 1, chain);
+	}
+}
+
+/** An operand: numbers, strings, names, arrays and dictionaries (nesting bounded). */
+function readOperand(lexer: Lexer, tok: Tok, depth: number): PdfObject | undefined {
+	switch (tok) {
+		case Tok.Number:
+			return lexer.value as number;
+		case Tok.String:
+			return lexer.value as Uint8Array;
+		case Tok.Name:
+			return PdfName.of(lexer.value as string);
+		case Tok.ArrayStart: {
+			const items: PdfObject[] = [];
+			for (let t = lexer.next(); t !== Tok.ArrayEnd && t !== Tok.EOF; t = lexer.next()) {
+				if (t === Tok.Keyword) {
+					const word = lexer.value;
+					if (word === 'true' || word === 'false') items.push(word === 'true');
+					continue;
+				}
+				const item = depth < 32 ? readOperand(lexer, t, depth + 1) : undefined;
+				if (item !== undefined && items.length < 65536) items.push(item);
+			}
+			return items;
+		}
+		case Tok.DictStart: {
+			const dict = new PdfDict();
+			for (let t = lexer.next(); t !== Tok.DictEnd && t !== Tok.EOF; t = lexer.next()) {
+				if (t !== Tok.Name) continue;
+				const key = lexer.value as string;
+				const value = depth < 32 ? readOperand(lexer, lexer.next(), depth + 1) : undefined;
+				if (value !== undefined) dict.set(key, value);
+			}
+			return dict;
+		}
+		default:
+			return undefined;
+	}
+}
+
+/** Skips "BI … ID <data> EI": the data ends at an "EI" between white-space (or at /L bytes when given). */
+function skipInlineImage(lexer: Lexer) {
+	const data = lexer.data;
+	let length: number | undefined;
+	for (let t = lexer.next(); t !== Tok.EOF; t = lexer.next()) {
+		if (t === Tok.Keyword && lexer.value === 'ID') break;
+		if (t === Tok.Name && (lexer.value === 'L' || lexer.value === 'Length')) {
+			if (lexer.next() === Tok.Number) length = Number(lexer.value);
+		}
+	}
+	let pos = lexer.pos + 1;
+	if (length !== undefined && length >= 0 && pos + length <= lexer.end) pos += length;
+	for (; pos + 1 < lexer.end; pos++) {
+		if (data[pos] === 69 && data[pos + 1] === 73 && isWhite(data[pos - 1]) && (pos + 2 >= lexer.end || isWhite(data[pos + 2]))) {
+			lexer.pos = pos + 2;
+			return;
+		}
+	}
+	lexer.pos = lexer.end;
+}

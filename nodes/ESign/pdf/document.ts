@@ -1,0 +1,251 @@
+import type { Decryptor } from './crypt';
+import { openEncryption } from './crypt';
+import { decodeFilters } from './filters';
+import { Lexer, Tok } from './lexer';
+import { PdfDict, PdfError, PdfRef, PdfStream, isName, isNumber } from './objects';
+import type { PdfObject } from './objects';
+import { Parser } from './parser';
+import type { XrefTable } from './xref';
+import { objectStartsAt, readXref, scanXref } from './xref';
+
+/** What a read may cost at most: a hostile file stops at these with a clear error, never takes the process down. */
+export interface PdfLimits {
+	/** bytes one stream may expand to */
+	streamBytes: number;
+	/** bytes all streams of one read may expand to, together */
+	totalBytes: number;
+	pages: number;
+	/** bytes of page content interpreted, Form XObjects counted each time they are drawn */
+	contentBytes: number;
+}
+
+export const DEFAULT_LIMITS: PdfLimits = {
+	streamBytes: 32 * 1048576,
+	totalBytes: 256 * 1048576,
+	pages: 20_000,
+	contentBytes: 128 * 1048576,
+};
+
+const MAX_REF_HOPS = 32;
+
+interface ObjectStream {
+	data: Uint8Array;
+	offsets: number[];
+	first: number;
+}
+
+/** Random access to a PDF's objects: the cross-reference table, object streams, decryption and stream data. */
+export class PdfDocument {
+	private readonly cache = new Map<number, PdfObject>();
+	private readonly objectStreams = new Map<number, Promise<ObjectStream>>();
+	private decryptor: Decryptor | undefined;
+	private decoded = 0;
+	interpreted = 0;
+
+	private constructor(
+		readonly data: Uint8Array,
+		public xref: XrefTable,
+		readonly limits: PdfLimits,
+	) {}
+
+	static async open(data: Uint8Array, limits: PdfLimits = DEFAULT_LIMITS): Promise<PdfDocument> {
+		if (!isPdfHeader(data)) throw new PdfError('notPdf', 'the file is not a PDF (it does not start with "%PDF-")');
+		const doc = new PdfDocument(data, { entries: new Map(), trailer: new PdfDict(), recovered: false }, limits);
+		let table: XrefTable | undefined;
+		let limit: PdfError | undefined;
+		try {
+			table = await readXref(data, (stream) => doc.decodeRaw(stream, stream.raw));
+		} catch (cause) {
+			// A damaged chain is rebuilt below; only a limit stops the read.
+			if (cause instanceof PdfError && cause.kind === 'limit') limit = cause;
+		}
+		if (limit) throw limit;
+		if (!table || !(table.trailer.get('Root') instanceof PdfRef) || !doc.tableLooksRight(table)) {
+			table = scanXref(data);
+		}
+		doc.xref = table;
+		if (table.recovered) await doc.indexObjectStreams();
+		const encrypt = await doc.resolve(table.trailer.get('Encrypt'));
+		if (encrypt instanceof PdfDict) {
+			const id = await doc.resolve(table.trailer.get('ID'));
+			const first = Array.isArray(id) && id[0] instanceof Uint8Array ? id[0] : new Uint8Array(0);
+			doc.decryptor = openEncryption(encrypt, first);
+			doc.cache.clear(); // objects read before decryption was known (none but /Encrypt, which is never encrypted)
+		}
+		return doc;
+	}
+
+	/** A table whose first entries do not point at their objects is rebuilt (a file edited by hand, or truncated). */
+	private tableLooksRight(table: XrefTable): boolean {
+		let checked = 0;
+		for (const [num, entry] of table.entries) {
+			if (entry.type !== 1) continue;
+			if (!objectStartsAt(this.data, entry.offset, num)) return false;
+			if (++checked >= 8) break;
+		}
+		return true;
+	}
+
+	private async rebuild(): Promise<void> {
+		const trailer = this.xref.trailer;
+		this.xref = scanXref(this.data);
+		if (!(this.xref.trailer.get('Root') instanceof PdfRef)) this.xref.trailer = trailer;
+		this.cache.clear();
+		this.objectStreams.clear();
+		await this.indexObjectStreams();
+	}
+
+	/** After a scan: objects inside object streams that no direct object overrides. */
+	private async indexObjectStreams(): Promise<void> {
+		for (const [num, entry] of [...this.xref.entries]) {
+			if (entry.type !== 1) continue;
+			const object = await this.fetchNum(num).catch(() => undefined);
+			if (!(object instanceof PdfStream) || !isName(object.dict.get('Type'), 'ObjStm')) continue;
+			const stream = await this.objectStream(num).catch(() => undefined);
+			stream?.offsets.forEach((_, index) => {
+				const inner = stream.numbers[index];
+				if (!this.xref.entries.has(inner)) this.xref.entries.set(inner, { type: 2, offset: 0, gen: 0, stream: num, index });
+			});
+		}
+		if (!(this.xref.trailer.get('Root') instanceof PdfRef)) {
+			// No trailer survived: the catalog is the object whose /Type is /Catalog.
+			for (const [num] of this.xref.entries) {
+				const object = await this.fetchNum(num).catch(() => undefined);
+				if (object instanceof PdfDict && isName(object.get('Type'), 'Catalog')) {
+					this.xref.trailer.set('Root', new PdfRef(num, 0));
+					break;
+				}
+			}
+		}
+	}
+
+	async fetch(ref: PdfRef): Promise<PdfObject> {
+		return this.fetchNum(ref.num);
+	}
+
+	private async fetchNum(num: number): Promise<PdfObject> {
+		const cached = this.cache.get(num);
+		if (cached !== undefined) return cached;
+		const entry = this.xref.entries.get(num);
+		if (!entry) return null;
+		let object: PdfObject;
+		if (entry.type === 2) {
+			const stream = await this.objectStream(entry.stream);
+			const offset = stream.offsets[entry.index];
+			if (offset === undefined) return null;
+			const lexer = new Lexer(stream.data, stream.first + offset);
+			object = new Parser(lexer, undefined).getObject() ?? null;
+		} else {
+			if (!objectStartsAt(this.data, entry.offset, num)) {
+				if (this.xref.recovered) return null;
+				await this.rebuild();
+				return this.fetchNum(num);
+			}
+			const lexer = new Lexer(this.data, entry.offset);
+			lexer.next();
+			lexer.next();
+			lexer.next();
+			object = new Parser(lexer, (ref) => this.directLength(ref)).getObject() ?? null;
+			if (object instanceof PdfStream) object.ref = new PdfRef(num, entry.gen);
+			if (this.decryptor) object = this.decryptStrings(object, num, entry.gen, 0);
+		}
+		this.cache.set(num, object);
+		return object;
+	}
+
+	/** A stream's /Length that is an indirect object at a plain offset (no object stream: that would need I/O). */
+	private directLength(ref: PdfRef): number | undefined {
+		const entry = this.xref.entries.get(ref.num);
+		if (!entry || entry.type !== 1) return undefined;
+		const lexer = new Lexer(this.data, entry.offset);
+		lexer.next();
+		lexer.next();
+		if (lexer.next() !== Tok.Keyword || lexer.value !== 'obj') return undefined;
+		return lexer.next() === Tok.Number ? Number(lexer.value) : undefined;
+	}
+
+	private decryptStrings(object: PdfObject, num: number, gen: number, depth: number): PdfObject {
+		const decryptor = this.decryptor as Decryptor;
+		if (depth > 64) return object;
+		if (object instanceof Uint8Array) return decryptor.string(object, num, gen);
+		if (Array.isArray(object)) return object.map((item) => this.decryptStrings(item, num, gen, depth + 1));
+		const dict = object instanceof PdfStream ? object.dict : object instanceof PdfDict ? object : undefined;
+		if (dict) for (const [key, value] of dict.map) dict.set(key, this.decryptStrings(value, num, gen, depth + 1));
+		return object;
+	}
+
+	private objectStream(num: number): Promise<ObjectStream & { numbers: number[] }> {
+		let pending = this.objectStreams.get(num) as Promise<ObjectStream & { numbers: number[] }> | undefined;
+		if (!pending) {
+			pending = (async () => {
+				const stream = await this.fetchNum(num);
+				if (!(stream instanceof PdfStream)) throw new PdfError('damaged', `object stream ${num} is missing`);
+				const data = await this.streamData(stream);
+				const count = Math.min(isNumber(stream.dict.get('N')) ? (stream.dict.get('N') as number) : 0, 1_000_000);
+				const first = isNumber(stream.dict.get('First')) ? (stream.dict.get('First') as number) : 0;
+				const lexer = new Lexer(data, 0, Math.min(first, data.length));
+				const numbers: number[] = [];
+				const offsets: number[] = [];
+				for (let i = 0; i < count; i++) {
+					if (lexer.next() !== Tok.Number) break;
+					numbers.push(lexer.value as number);
+					if (lexer.next() !== Tok.Number) break;
+					offsets.push(lexer.value as number);
+				}
+				return { data, offsets, first, numbers };
+			})();
+			this.objectStreams.set(num, pending);
+		}
+		return pending;
+	}
+
+	/** Follows references (a bounded number of hops: a chain of references that loops resolves to null). */
+	async resolve(value: PdfObject | undefined): Promise<PdfObject | undefined> {
+		let current = value;
+		for (let hops = 0; current instanceof PdfRef; hops++) {
+			if (hops >= MAX_REF_HOPS) return null;
+			current = await this.fetch(current);
+		}
+		return current;
+	}
+
+	async get(dict: PdfDict | undefined, key: string): Promise<PdfObject | undefined> {
+		return dict ? this.resolve(dict.get(key)) : undefined;
+	}
+
+	async dict(dict: PdfDict | undefined, key: string): Promise<PdfDict | undefined> {
+		const value = await this.get(dict, key);
+		return value instanceof PdfDict ? value : value instanceof PdfStream ? value.dict : undefined;
+	}
+
+	/** A stream's decoded bytes: decrypted, then through its filters, within the limits. */
+	async streamData(stream: PdfStream): Promise<Uint8Array> {
+		let raw = stream.raw;
+		if (this.decryptor && stream.ref && !isName(stream.dict.get('Type'), 'XRef')) {
+			raw = this.decryptor.stream(raw, stream.ref.num, stream.ref.gen);
+		}
+		return this.decodeRaw(stream, raw);
+	}
+
+	private async decodeRaw(stream: PdfStream, raw: Uint8Array): Promise<Uint8Array> {
+		const filter = await this.resolve(stream.dict.get('Filter') ?? stream.dict.get('F'));
+		const parms = await this.resolve(stream.dict.get('DecodeParms') ?? stream.dict.get('DP'));
+		const resolvedParms = Array.isArray(parms) ? await Promise.all(parms.map((p) => this.resolve(p))) : parms;
+		const filters = Array.isArray(filter) ? await Promise.all(filter.map((f) => this.resolve(f))) : filter;
+		const cap = Math.min(this.limits.streamBytes, this.limits.totalBytes - this.decoded);
+		if (cap <= 0) throw new PdfError('limit', `the PDF's streams expand to more than ${Math.round(this.limits.totalBytes / 1048576)} MB in all; the reader stops there`);
+		const out = await decodeFilters(raw, filters as PdfObject, resolvedParms as PdfObject, cap);
+		this.decoded += out.length;
+		return out;
+	}
+
+	get rootRef(): PdfObject | undefined {
+		return this.xref.trailer.get('Root');
+	}
+}
+
+/** "%PDF-" within the first 1024 bytes (some producers put junk before it, and readers accept that). */
+export function isPdfHeader(data: Uint8Array): boolean {
+	const head = String.fromCharCode(...data.subarray(0, 1024));
+	return head.includes('%PDF-');
+}

@@ -1,0 +1,269 @@
+import { hexValue, isWhite } from './lexer';
+import { PdfDict, PdfError, isNumber } from './objects';
+import type { PdfObject } from './objects';
+
+/**
+ * Stream filters (ISO 32000-1, 7.4). Flate goes through the Web platform's DecompressionStream (no Node module:
+ * the community-node rules refuse zlib); the others are small enough to write here. Image-only filters (DCT, JPX,
+ * CCITT, JBIG2) are never needed to read text and are refused. Every decoder stops at `cap` bytes of output.
+ */
+
+const ABBREVIATIONS: Record<string, string> = {
+	AHx: 'ASCIIHexDecode',
+	A85: 'ASCII85Decode',
+	LZW: 'LZWDecode',
+	Fl: 'FlateDecode',
+	RL: 'RunLengthDecode',
+	CCF: 'CCITTFaxDecode',
+	DCT: 'DCTDecode',
+};
+
+export function tooLarge(cap: number): PdfError {
+	return new PdfError(
+		'limit',
+		`a stream in the PDF expands to more than ${Math.round(cap / 1048576)} MB when unpacked; the reader stops there (the file may be a decompression bomb)`,
+	);
+}
+
+function concat(chunks: Uint8Array[], total: number): Uint8Array {
+	if (chunks.length === 1) return chunks[0];
+	const out = new Uint8Array(total);
+	let at = 0;
+	for (const chunk of chunks) {
+		out.set(chunk, at);
+		at += chunk.length;
+	}
+	return out;
+}
+
+async function decompress(input: Uint8Array, format: 'deflate' | 'deflate-raw', cap: number) {
+	const stream = new DecompressionStream(format);
+	const writer = stream.writable.getWriter();
+	// The write resolves as the reader drains (back-pressure), so memory stays near the cap even for a bomb.
+	writer.write(input as Uint8Array<ArrayBuffer>).catch(() => undefined);
+	writer.close().catch(() => undefined);
+	const reader = stream.readable.getReader();
+	const chunks: Uint8Array[] = [];
+	let total = 0;
+	let overCap = false;
+	let failed = false;
+	try {
+		for (;;) {
+			const { value, done } = await reader.read();
+			if (done) break;
+			total += value.length;
+			if (total > cap) {
+				overCap = true;
+				break;
+			}
+			chunks.push(value);
+		}
+	} catch {
+		// Damaged or truncated data (or bytes after its end): keep what was decoded, as PDF readers do.
+		failed = true;
+	}
+	if (overCap) {
+		await reader.cancel().catch(() => undefined);
+		throw tooLarge(cap);
+	}
+	return { data: concat(chunks, total), failed };
+}
+
+export async function inflate(input: Uint8Array, cap: number): Promise<Uint8Array> {
+	const first = await decompress(input, 'deflate', cap);
+	if (!first.failed || first.data.length) return first.data;
+	// Some producers write raw deflate data without the zlib header.
+	const raw = await decompress(input, 'deflate-raw', cap).catch(() => undefined);
+	return raw && raw.data.length ? raw.data : first.data;
+}
+
+function asciiHex(input: Uint8Array): Uint8Array {
+	const out = new Uint8Array((input.length + 1) >> 1);
+	let n = 0;
+	let high = -1;
+	for (const c of input) {
+		if (c === 62) break;
+		const v = hexValue(c);
+		if (v < 0) continue;
+		if (high < 0) high = v;
+		else {
+			out[n++] = high * 16 + v;
+			high = -1;
+		}
+	}
+	if (high >= 0) out[n++] = high * 16;
+	return out.subarray(0, n);
+}
+
+function ascii85(input: Uint8Array, cap: number): Uint8Array {
+	const out: number[] = [];
+	const group: number[] = [];
+	let i = input[0] === 60 && input[1] === 126 ? 2 : 0;
+	const flush = (count: number) => {
+		let value = 0;
+		for (let k = 0; k < 5; k++) value = value * 85 + (k < group.length ? group[k] : 84);
+		for (let k = 0; k < count - 1; k++) out.push((value >>> (24 - 8 * k)) & 0xff);
+	};
+	for (; i < input.length; i++) {
+		const c = input[i];
+		if (c === 126) break;
+		if (isWhite(c)) continue;
+		if (c === 122 && group.length === 0) out.push(0, 0, 0, 0);
+		else if (c >= 33 && c <= 117) {
+			group.push(c - 33);
+			if (group.length === 5) {
+				flush(5);
+				group.length = 0;
+			}
+		}
+		if (out.length > cap) throw tooLarge(cap);
+	}
+	if (group.length > 1) flush(group.length);
+	return Uint8Array.from(out);
+}
+
+function runLength(input: Uint8Array, cap: number): Uint8Array {
+	const out: number[] = [];
+	for (let i = 0; i < input.length; ) {
+		const n = input[i++];
+		if (n === 128) break;
+		if (n < 128) {
+			for (let k = 0; k <= n && i < input.length; k++) out.push(input[i++]);
+		} else {
+			const byte = input[i++];
+			for (let k = 0; k < 257 - n; k++) out.push(byte);
+		}
+		if (out.length > cap) throw tooLarge(cap);
+	}
+	return Uint8Array.from(out);
+}
+
+function lzw(input: Uint8Array, earlyChange: number, cap: number): Uint8Array {
+	const out: number[] = [];
+	let table: number[][] = [];
+	const reset = () => {
+		table = [];
+		for (let i = 0; i < 256; i++) table.push([i]);
+		table.push([], []);
+	};
+	reset();
+	let bits = 9;
+	let buffer = 0;
+	let count = 0;
+	let previous: number[] | undefined;
+	for (let i = 0; i < input.length; i++) {
+		buffer = (buffer << 8) | input[i];
+		count += 8;
+		while (count >= bits) {
+			const code = (buffer >>> (count - bits)) & ((1 << bits) - 1);
+			count -= bits;
+			if (code === 256) {
+				reset();
+				bits = 9;
+				previous = undefined;
+				continue;
+			}
+			if (code === 257) return Uint8Array.from(out);
+			let entry = table[code];
+			if (!entry || (code > 257 && !entry.length)) {
+				if (!previous || code !== table.length) return Uint8Array.from(out);
+				entry = [...previous, previous[0]];
+			}
+			for (const b of entry) out.push(b);
+			if (out.length > cap) throw tooLarge(cap);
+			if (previous && table.length < 4096) table.push([...previous, entry[0]]);
+			previous = entry;
+			const next = table.length + earlyChange;
+			bits = next >= 2048 ? 12 : next >= 1024 ? 11 : next >= 512 ? 10 : 9;
+		}
+		buffer &= (1 << count) - 1;
+	}
+	return Uint8Array.from(out);
+}
+
+/** PNG (10–15) and TIFF (2) predictors of Flate and LZW data (7.4.4.4). */
+function unpredict(data: Uint8Array, parms: PdfDict | undefined): Uint8Array {
+	const predictor = parms && isNumber(parms.get('Predictor')) ? (parms.get('Predictor') as number) : 1;
+	if (predictor <= 1) return data;
+	const colors = Math.max(1, Math.min(32, Number(parms?.get('Colors') ?? 1) || 1));
+	const bpc = Math.max(1, Math.min(16, Number(parms?.get('BitsPerComponent') ?? 8) || 8));
+	const columns = Math.max(1, Math.min(1 << 20, Number(parms?.get('Columns') ?? 1) || 1));
+	const bpp = Math.max(1, (colors * bpc + 7) >> 3);
+	const rowLength = (colors * bpc * columns + 7) >> 3;
+	if (predictor === 2) {
+		if (bpc !== 8) return data;
+		const out = Uint8Array.from(data);
+		for (let row = 0; row + rowLength <= out.length; row += rowLength) {
+			for (let i = bpp; i < rowLength; i++) out[row + i] = (out[row + i] + out[row + i - bpp]) & 0xff;
+		}
+		return out;
+	}
+	const rows = Math.floor(data.length / (rowLength + 1));
+	const out = new Uint8Array(rows * rowLength);
+	for (let r = 0; r < rows; r++) {
+		const type = data[r * (rowLength + 1)];
+		const src = r * (rowLength + 1) + 1;
+		const dst = r * rowLength;
+		for (let i = 0; i < rowLength; i++) {
+			const raw = data[src + i];
+			const left = i >= bpp ? out[dst + i - bpp] : 0;
+			const up = r > 0 ? out[dst - rowLength + i] : 0;
+			const upLeft = r > 0 && i >= bpp ? out[dst - rowLength + i - bpp] : 0;
+			let value = raw;
+			if (type === 1) value = raw + left;
+			else if (type === 2) value = raw + up;
+			else if (type === 3) value = raw + ((left + up) >> 1);
+			else if (type === 4) {
+				const p = left + up - upLeft;
+				const pa = Math.abs(p - left);
+				const pb = Math.abs(p - up);
+				const pc = Math.abs(p - upLeft);
+				value = raw + (pa <= pb && pa <= pc ? left : pb <= pc ? up : upLeft);
+			}
+			out[dst + i] = value & 0xff;
+		}
+	}
+	return out;
+}
+
+const list = (value: PdfObject | undefined): PdfObject[] => (value === undefined || value === null ? [] : Array.isArray(value) ? value : [value]);
+
+/**
+ * Applies a stream's filters. `filter` and `parms` are already resolved (names, dictionaries). `cap` bounds every
+ * step's output.
+ */
+export async function decodeFilters(data: Uint8Array, filter: PdfObject | undefined, parms: PdfObject | undefined, cap: number): Promise<Uint8Array> {
+	const filters = list(filter);
+	const parmList = list(parms);
+	let out = data;
+	for (let i = 0; i < filters.length; i++) {
+		const entry = filters[i];
+		const rawName = entry && typeof entry === 'object' && 'name' in entry ? (entry as { name: string }).name : undefined;
+		if (rawName === undefined) throw new PdfError('damaged', 'a stream names a filter that is not a name');
+		const name = ABBREVIATIONS[rawName] ?? rawName;
+		const p = parmList[i] instanceof PdfDict ? (parmList[i] as PdfDict) : undefined;
+		switch (name) {
+			case 'FlateDecode':
+				out = unpredict(await inflate(out, cap), p);
+				break;
+			case 'LZWDecode':
+				out = unpredict(lzw(out, p && isNumber(p.get('EarlyChange')) ? (p.get('EarlyChange') as number) : 1, cap), p);
+				break;
+			case 'ASCIIHexDecode':
+				out = asciiHex(out);
+				break;
+			case 'ASCII85Decode':
+				out = ascii85(out, cap);
+				break;
+			case 'RunLengthDecode':
+				out = runLength(out, cap);
+				break;
+			case 'Crypt':
+				break; // Identity crypt filter; the security handler decrypts before the filters
+			default:
+				throw new PdfError('unsupported', `a stream the text needs uses the ${rawName} filter, which is for images`);
+		}
+		if (out.length > cap) throw tooLarge(cap);
+	}
+	return out;
+}

@@ -1,0 +1,186 @@
+import { CMap } from './cmap';
+import type { PdfDocument } from './document';
+import { ENCODINGS, unicodeOfName } from './encodings';
+import { PdfDict, PdfName, PdfStream, isName, isNumber } from './objects';
+import type { PdfObject } from './objects';
+import standardFonts from './standardFonts.json';
+
+/**
+ * Fonts as text needs them: how a string splits into character codes, each code's advance width and its Unicode
+ * text. Font programs are never parsed: widths come from /Widths and /W (or the standard fonts' metrics), text
+ * from ToUnicode, then the encoding's glyph names (9.10.2).
+ */
+
+export interface Glyph {
+	/** advance in text space (the width divided by 1000, or scaled by a Type 3 font's matrix) */
+	width: number;
+	text: string;
+	/** a single-byte code 32, which word spacing applies to (9.3.3) */
+	wordSpace: boolean;
+}
+
+export interface PdfFont {
+	glyphs(bytes: Uint8Array): Glyph[];
+	vertical: boolean;
+}
+
+const STANDARD = standardFonts as unknown as Record<string, Record<string, number> | number[] | string>;
+
+/** The standard font a BaseFont names (Arial is Helvetica's metric twin, as readers treat it), if any. */
+export function standardFontName(baseFont: string): string | undefined {
+	const name = baseFont.replace(/^[A-Z]{6}\+/, '').replace(/[\s_]/g, '');
+	if (STANDARD[name] !== undefined) return name === 'Times' ? 'Times-Roman' : name;
+	const lower = name.toLowerCase();
+	const bold = /bold|black|heavy/.test(lower);
+	const italic = /italic|oblique/.test(lower);
+	if (/^(arial|helvetica|liberationsans|nimbussans)/.test(lower)) return `Helvetica${bold ? (italic ? '-BoldOblique' : '-Bold') : italic ? '-Oblique' : ''}`;
+	if (/^(times|liberationserif|nimbusrom)/.test(lower)) return bold ? (italic ? 'Times-BoldItalic' : 'Times-Bold') : italic ? 'Times-Italic' : 'Times-Roman';
+	if (/^(courier|liberationmono|nimbusmon)/.test(lower)) return 'Courier';
+	if (lower.startsWith('symbol')) return 'Symbol';
+	if (lower.startsWith('zapfdingbats')) return 'ZapfDingbats';
+	return undefined;
+}
+
+function standardWidths(name: string | undefined): ((code: number, glyph: string | undefined) => number | undefined) | undefined {
+	if (!name) return undefined;
+	if (name.startsWith('Courier')) return () => 600;
+	let table = STANDARD[name];
+	if (typeof table === 'string') table = STANDARD[table];
+	if (Array.isArray(table)) {
+		const byCode = table;
+		return (code) => byCode[code];
+	}
+	const byName = table as Record<string, number>;
+	return (_code, glyph) => (glyph ? byName[glyph] : undefined);
+}
+
+async function numbers(doc: PdfDocument, value: PdfObject | undefined): Promise<Array<number | undefined>> {
+	const list = await doc.resolve(value);
+	if (!Array.isArray(list)) return [];
+	const out: Array<number | undefined> = [];
+	for (const item of list.slice(0, 65536)) {
+		const n = await doc.resolve(item);
+		out.push(isNumber(n) ? n : undefined);
+	}
+	return out;
+}
+
+async function toUnicodeOf(doc: PdfDocument, dict: PdfDict): Promise<CMap | undefined> {
+	const stream = await doc.resolve(dict.get('ToUnicode'));
+	if (!(stream instanceof PdfStream)) return undefined;
+	try {
+		return CMap.parse(await doc.streamData(stream), true);
+	} catch {
+		return undefined; // a damaged ToUnicode: the encoding's names still give text
+	}
+}
+
+async function simpleFont(doc: PdfDocument, dict: PdfDict, subtype: string): Promise<PdfFont> {
+	const descriptor = await doc.dict(dict, 'FontDescriptor');
+	const baseFont = await doc.get(dict, 'BaseFont');
+	const base = isName(baseFont) ? baseFont.name : '';
+	const flags = Number((await doc.get(descriptor, 'Flags')) ?? 0) || 0;
+	const symbolic = (flags & 4) !== 0 && (flags & 32) === 0;
+	// Base encoding, then Differences.
+	const encodingValue = await doc.get(dict, 'Encoding');
+	let baseEncoding: string | undefined;
+	let differences: PdfObject[] = [];
+	if (isName(encodingValue)) baseEncoding = encodingValue.name;
+	else if (encodingValue instanceof PdfDict) {
+		const b = await doc.get(encodingValue, 'BaseEncoding');
+		if (isName(b)) baseEncoding = b.name;
+		const d = await doc.get(encodingValue, 'Differences');
+		if (Array.isArray(d)) differences = d;
+	}
+	const standard = standardFontName(base);
+	const isSymbolFont = standard === 'Symbol' || standard === 'ZapfDingbats';
+	const names: Array<string | undefined> =
+		ENCODINGS[baseEncoding ?? ''] ?? (symbolic || isSymbolFont ? new Array(256).fill(undefined) : ENCODINGS.StandardEncoding).slice();
+	const glyphNames = names.slice();
+	let code = 0;
+	for (const item of differences) {
+		const resolved = await doc.resolve(item);
+		if (isNumber(resolved)) code = resolved;
+		else if (resolved instanceof PdfName && code >= 0 && code < 256) glyphNames[code++] = resolved.name;
+	}
+	const toUnicode = await toUnicodeOf(doc, dict);
+	// Widths: /Widths from FirstChar, else the standard font's metrics, else MissingWidth.
+	const firstChar = Number((await doc.get(dict, 'FirstChar')) ?? 0) || 0;
+	const widths = await numbers(doc, dict.get('Widths'));
+	const missing = Number((await doc.get(descriptor, 'MissingWidth')) ?? 0) || 0;
+	const metrics = widths.length ? undefined : standardWidths(standard);
+	let scale = 0.001;
+	if (subtype === 'Type3') {
+		const matrix = await numbers(doc, dict.get('FontMatrix'));
+		scale = isNumber(matrix[0]) ? matrix[0] : 0.001;
+	}
+	const table: Glyph[] = [];
+	for (let c = 0; c < 256; c++) {
+		const glyph = glyphNames[c];
+		let width = widths.length ? widths[c - firstChar] : metrics?.(c, glyph);
+		if (!isNumber(width)) width = missing;
+		let text = toUnicode?.unicode(c);
+		if (text === undefined && glyph) text = unicodeOfName(glyph);
+		if (text === undefined) text = c >= 32 && c < 127 ? String.fromCharCode(c) : '\ufffd';
+		table.push({ width: width * scale, text, wordSpace: c === 32 });
+	}
+	return {
+		vertical: false,
+		glyphs: (bytes) => Array.from(bytes, (b) => table[b]),
+	};
+}
+
+async function compositeFont(doc: PdfDocument, dict: PdfDict): Promise<PdfFont> {
+	const encoding = await doc.resolve(dict.get('Encoding'));
+	let cmap: CMap;
+	if (encoding instanceof PdfStream) {
+		try {
+			cmap = CMap.parse(await doc.streamData(encoding), false);
+		} catch {
+			cmap = CMap.identity();
+		}
+	} else cmap = CMap.identity(isName(encoding) && encoding.name.endsWith('-V'));
+	const descendants = await doc.resolve(dict.get('DescendantFonts'));
+	const cidFont = Array.isArray(descendants) ? await doc.resolve(descendants[0]) : undefined;
+	const cid = cidFont instanceof PdfDict ? cidFont : new PdfDict();
+	const dw = await doc.get(cid, 'DW');
+	const defaultWidth = isNumber(dw) ? dw : 1000;
+	const widths = new Map<number, number>();
+	const w = await doc.resolve(cid.get('W'));
+	if (Array.isArray(w)) {
+		for (let i = 0; i < w.length && widths.size < 200_000; ) {
+			const first = await doc.resolve(w[i]);
+			const next = await doc.resolve(w[i + 1]);
+			if (!isNumber(first)) break;
+			if (Array.isArray(next)) {
+				for (let k = 0; k < next.length; k++) {
+					const value = await doc.resolve(next[k]);
+					if (isNumber(value)) widths.set(first + k, value);
+				}
+				i += 2;
+			} else {
+				const width = await doc.resolve(w[i + 2]);
+				if (isNumber(next) && isNumber(width)) for (let c = first; c <= next && c - first < 65536; c++) widths.set(c, width);
+				i += 3;
+			}
+		}
+	}
+	const toUnicode = await toUnicodeOf(doc, dict);
+	const vertical = cmap.vertical;
+	return {
+		vertical,
+		glyphs: (bytes) =>
+			cmap.codes(bytes).map(({ code, length }) => {
+				const id = cmap.cid(code);
+				const width = vertical ? 1000 : widths.get(id) ?? defaultWidth;
+				return { width: width / 1000, text: toUnicode?.unicode(code) ?? '\ufffd', wordSpace: length === 1 && code === 32 };
+			}),
+	};
+}
+
+/** A font dictionary as a font; cached per document by the caller. */
+export async function loadFont(doc: PdfDocument, dict: PdfDict): Promise<PdfFont> {
+	const subtype = await doc.get(dict, 'Subtype');
+	if (isName(subtype, 'Type0')) return compositeFont(doc, dict);
+	return simpleFont(doc, dict, isName(subtype) ? subtype.name : 'Type1');
+}

@@ -1,0 +1,120 @@
+import type { PlacedGlyph } from './content';
+
+/**
+ * Lines of text from glyphs in content order, as readers rebuild them: a glyph continues the line when it runs in
+ * the same direction on the same baseline without stepping back; a gap wider than 15 % of the font size reads as a
+ * space. Boxes are em boxes (from 0.2 em below the baseline to 0.8 em above it, across the glyph's own advance),
+ * on the displayed page.
+ */
+
+export interface Box {
+	left: number;
+	top: number;
+	right: number;
+	bottom: number;
+}
+
+export interface TextLine {
+	text: string;
+	/** per UTF-16 unit of `text`: the index of its glyph box in `boxes`, or -1 for a space the gap implied */
+	glyphOf: number[];
+	boxes: Box[];
+	/** the line's font size (of its first glyph) */
+	size: number;
+}
+
+const DESCENT = 0.2;
+const ASCENT = 0.8;
+
+export function emBox(g: PlacedGlyph): Box {
+	let left = Infinity;
+	let top = Infinity;
+	let right = -Infinity;
+	let bottom = -Infinity;
+	for (const s of [0, 1]) {
+		for (const t of [-DESCENT, ASCENT]) {
+			const x = g.x + s * g.ax + t * g.hx;
+			const y = g.y + s * g.ay + t * g.hy;
+			if (x < left) left = x;
+			if (x > right) right = x;
+			if (y < top) top = y;
+			if (y > bottom) bottom = y;
+		}
+	}
+	return { left, top, right, bottom };
+}
+
+export function unionBox(boxes: Box[]): Box {
+	return {
+		left: Math.min(...boxes.map((b) => b.left)),
+		top: Math.min(...boxes.map((b) => b.top)),
+		right: Math.max(...boxes.map((b) => b.right)),
+		bottom: Math.max(...boxes.map((b) => b.bottom)),
+	};
+}
+
+export class LineBuilder {
+	readonly lines: TextLine[] = [];
+	private current: TextLine | undefined;
+	// the current line's direction (unit vector), its last glyph's end and its size
+	private dx = 1;
+	private dy = 0;
+	private endX = 0;
+	private endY = 0;
+	private size = 0;
+
+	constructor(private readonly keep: (line: TextLine) => boolean = () => true) {}
+
+	add = (g: PlacedGlyph): void => {
+		const size = Math.hypot(g.hx, g.hy);
+		if (!(size > 0) || !Number.isFinite(g.x) || !Number.isFinite(g.y)) return;
+		const length = Math.hypot(g.ax, g.ay);
+		// The writing direction: the advance, or (for a zero-width glyph) the height turned a quarter clockwise.
+		const dx = length > 0 ? g.ax / length : -g.hy / size;
+		const dy = length > 0 ? g.ay / length : g.hx / size;
+		let line = this.current;
+		if (line) {
+			const sameDirection = dx * this.dx + dy * this.dy > 0.99;
+			const ox = g.x - this.endX;
+			const oy = g.y - this.endY;
+			const along = ox * this.dx + oy * this.dy;
+			const across = Math.abs(-ox * this.dy + oy * this.dx);
+			const limit = Math.max(this.size, size);
+			if (!sameDirection || across > 0.3 * limit || along < -0.5 * limit) {
+				this.flush();
+				line = undefined;
+			} else if (along > 0.15 * limit && !/\s$/.test(line.text) && !/^\s/.test(g.text)) {
+				line.text += ' ';
+				line.glyphOf.push(-1);
+			}
+		}
+		if (!line) {
+			line = { text: '', glyphOf: [], boxes: [], size };
+			this.current = line;
+			this.dx = dx;
+			this.dy = dy;
+			this.size = size;
+		}
+		const index = line.boxes.length;
+		line.boxes.push(emBox(g));
+		line.text += g.text;
+		for (let k = 0; k < g.text.length; k++) line.glyphOf.push(index);
+		this.endX = g.x + g.ax;
+		this.endY = g.y + g.ay;
+	};
+
+	flush(): void {
+		if (this.current && this.current.text.trim() && this.keep(this.current)) this.lines.push(this.current);
+		this.current = undefined;
+	}
+}
+
+/** The box of `text.slice(start, end)` of a line: the union of its glyphs' boxes. */
+export function boxOf(line: TextLine, start: number, end: number): Box {
+	const boxes: Box[] = [];
+	for (let i = start; i < end; i++) {
+		const index = line.glyphOf[i];
+		if (index >= 0 && (boxes.length === 0 || line.boxes[index] !== boxes[boxes.length - 1])) boxes.push(line.boxes[index]);
+	}
+	return boxes.length ? unionBox(boxes) : { left: 0, top: 0, right: 0, bottom: 0 };
+}

@@ -1,0 +1,239 @@
+import { PdfError } from './objects';
+
+/** Token kinds of PDF syntax (ISO 32000-1, 7.2 and 7.3). */
+export const enum Tok {
+	EOF,
+	Number,
+	String,
+	Name,
+	Keyword,
+	ArrayStart,
+	ArrayEnd,
+	DictStart,
+	DictEnd,
+	BraceOpen,
+	BraceClose,
+}
+
+// 0 regular, 1 white-space, 2 delimiter: one table lookup per byte.
+const CLASS = new Uint8Array(256);
+for (const c of [0, 9, 10, 12, 13, 32]) CLASS[c] = 1;
+for (const c of '()<>[]{}/%') CLASS[c.charCodeAt(0)] = 2;
+
+const HEX = new Int8Array(256).fill(-1);
+for (let i = 0; i < 10; i++) HEX[48 + i] = i;
+for (let i = 0; i < 6; i++) {
+	HEX[65 + i] = 10 + i;
+	HEX[97 + i] = 10 + i;
+}
+
+export const isWhite = (c: number) => CLASS[c] === 1;
+export const isRegular = (c: number) => CLASS[c] === 0;
+export const hexValue = (c: number) => HEX[c];
+
+/** Reads tokens from bytes; `value` holds the last token's number, bytes (strings) or text (names, keywords). */
+export class Lexer {
+	value: number | Uint8Array | string = 0;
+
+	constructor(
+		readonly data: Uint8Array,
+		public pos = 0,
+		readonly end = data.length,
+	) {}
+
+	skipWhite(): void {
+		const { data, end } = this;
+		let pos = this.pos;
+		while (pos < end) {
+			const c = data[pos];
+			if (CLASS[c] === 1) pos++;
+			else if (c === 37 /* % */) {
+				while (pos < end && data[pos] !== 10 && data[pos] !== 13) pos++;
+			} else break;
+		}
+		this.pos = pos;
+	}
+
+	next(): Tok {
+		this.skipWhite();
+		const { data, end } = this;
+		if (this.pos >= end) return Tok.EOF;
+		const c = data[this.pos];
+		switch (c) {
+			case 40 /* ( */:
+				this.pos++;
+				this.value = this.literalString();
+				return Tok.String;
+			case 60 /* < */:
+				if (data[this.pos + 1] === 60) {
+					this.pos += 2;
+					return Tok.DictStart;
+				}
+				this.pos++;
+				this.value = this.hexString();
+				return Tok.String;
+			case 62 /* > */:
+				this.pos += data[this.pos + 1] === 62 ? 2 : 1;
+				return Tok.DictEnd;
+			case 91:
+				this.pos++;
+				return Tok.ArrayStart;
+			case 93:
+				this.pos++;
+				return Tok.ArrayEnd;
+			case 123:
+				this.pos++;
+				return Tok.BraceOpen;
+			case 125:
+				this.pos++;
+				return Tok.BraceClose;
+			case 41 /* ) stray */:
+				this.pos++;
+				return this.next();
+			case 47 /* / */:
+				this.pos++;
+				this.value = this.name();
+				return Tok.Name;
+		}
+		if ((c >= 48 && c <= 57) || c === 43 || c === 45 || c === 46) {
+			const number = this.number();
+			if (number !== undefined) {
+				this.value = number;
+				return Tok.Number;
+			}
+		}
+		const start = this.pos;
+		let pos = start;
+		while (pos < end && CLASS[data[pos]] === 0) pos++;
+		this.pos = pos;
+		// Keywords are short; a long run of regular bytes is garbage, cut so it cannot cost a huge string.
+		this.value = String.fromCharCode(...data.subarray(start, Math.min(pos, start + 64)));
+		return Tok.Keyword;
+	}
+
+	/** A number, or undefined (position unchanged) when the bytes are not one (e.g. a lone "-"). */
+	private number(): number | undefined {
+		const { data, end } = this;
+		let pos = this.pos;
+		let sign = 1;
+		// Producers write "--5" or "+-5"; readers take the last sign.
+		while (pos < end && (data[pos] === 45 || data[pos] === 43)) {
+			sign = data[pos] === 45 ? -1 : 1;
+			pos++;
+		}
+		let value = 0;
+		let digits = 0;
+		while (pos < end && data[pos] >= 48 && data[pos] <= 57) {
+			value = value * 10 + (data[pos++] - 48);
+			digits++;
+		}
+		if (data[pos] === 46) {
+			pos++;
+			let scale = 0.1;
+			while (pos < end && data[pos] >= 48 && data[pos] <= 57) {
+				value += (data[pos++] - 48) * scale;
+				scale /= 10;
+				digits++;
+			}
+		}
+		// "5-3" and "1.2.3" happen in broken files: the rest is skipped as part of the number, as readers do.
+		while (pos < end && CLASS[data[pos]] === 0 && ((data[pos] >= 48 && data[pos] <= 57) || data[pos] === 45 || data[pos] === 46)) pos++;
+		if (!digits) return undefined;
+		this.pos = pos;
+		return sign * value;
+	}
+
+	private name(): string {
+		const { data, end } = this;
+		let pos = this.pos;
+		let text = '';
+		let plainStart = pos;
+		while (pos < end && CLASS[data[pos]] === 0) {
+			if (data[pos] === 35 /* # */ && HEX[data[pos + 1]] >= 0 && HEX[data[pos + 2]] >= 0) {
+				text += String.fromCharCode(...data.subarray(plainStart, pos), HEX[data[pos + 1]] * 16 + HEX[data[pos + 2]]);
+				pos += 3;
+				plainStart = pos;
+			} else pos++;
+			if (pos - this.pos > 4096) throw new PdfError('damaged', 'a name in the file is longer than 4,096 bytes');
+		}
+		text += String.fromCharCode(...data.subarray(plainStart, pos));
+		this.pos = pos;
+		return text;
+	}
+
+	private literalString(): Uint8Array {
+		const { data, end } = this;
+		let pos = this.pos;
+		// Fast path: no escapes and no carriage returns, so the bytes are the string.
+		let depth = 1;
+		let simple = true;
+		let scan = pos;
+		for (; scan < end; scan++) {
+			const c = data[scan];
+			if (c === 92 || c === 13) {
+				simple = false;
+				break;
+			}
+			if (c === 40) depth++;
+			else if (c === 41 && --depth === 0) break;
+		}
+		if (simple) {
+			this.pos = Math.min(scan + 1, end);
+			return data.subarray(pos, Math.min(scan, end));
+		}
+		const out: number[] = [];
+		depth = 1;
+		while (pos < end) {
+			let c = data[pos++];
+			if (c === 40) depth++;
+			else if (c === 41) {
+				if (--depth === 0) break;
+			} else if (c === 13) {
+				if (data[pos] === 10) pos++;
+				c = 10;
+			} else if (c === 92) {
+				c = data[pos++];
+				switch (c) {
+					case 110: c = 10; break;
+					case 114: c = 13; break;
+					case 116: c = 9; break;
+					case 98: c = 8; break;
+					case 102: c = 12; break;
+					case 13:
+						if (data[pos] === 10) pos++;
+						continue;
+					case 10:
+						continue;
+					default:
+						if (c >= 48 && c <= 55) {
+							let octal = c - 48;
+							for (let k = 0; k < 2 && data[pos] >= 48 && data[pos] <= 55; k++) octal = octal * 8 + (data[pos++] - 48);
+							c = octal & 0xff;
+						} else if (c === undefined) continue;
+				}
+			}
+			out.push(c);
+		}
+		this.pos = pos;
+		return Uint8Array.from(out);
+	}
+
+	private hexString(): Uint8Array {
+		const { data, end } = this;
+		let pos = this.pos;
+		const out: number[] = [];
+		let high = -1;
+		while (pos < end && data[pos] !== 62) {
+			const v = HEX[data[pos++]];
+			if (v < 0) continue;
+			if (high < 0) high = v;
+			else {
+				out.push(high * 16 + v);
+				high = -1;
+			}
+		}
+		if (high >= 0) out.push(high * 16);
+		this.pos = Math.min(pos + 1, end);
+		return Uint8Array.from(out);
+	}
+}

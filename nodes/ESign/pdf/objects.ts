@@ -1,0 +1,89 @@
+/**
+ * The PDF object model of the reader: what the parser builds and the rest reads. Strings stay bytes (their
+ * meaning depends on the font or on PDFDocEncoding); names are interned, so they compare by identity.
+ */
+
+export class PdfName {
+	private static readonly table = new Map<string, PdfName>();
+
+	private constructor(readonly name: string) {}
+
+	static of(name: string): PdfName {
+		let known = PdfName.table.get(name);
+		if (!known) {
+			// Bounded: names come from the file, and a hostile file could otherwise grow the table without end.
+			if (PdfName.table.size > 50_000) return new PdfName(name);
+			known = new PdfName(name);
+			PdfName.table.set(name, known);
+		}
+		return known;
+	}
+}
+
+export class PdfRef {
+	constructor(
+		readonly num: number,
+		readonly gen: number,
+	) {}
+
+	get key(): string {
+		return `${this.num} ${this.gen}`;
+	}
+}
+
+export class PdfDict {
+	readonly map = new Map<string, PdfObject>();
+
+	get(key: string): PdfObject | undefined {
+		return this.map.get(key);
+	}
+
+	set(key: string, value: PdfObject): void {
+		this.map.set(key, value);
+	}
+}
+
+/** A stream's dictionary and where its raw (still encoded) bytes are in the file or in a decoded buffer. */
+export class PdfStream {
+	constructor(
+		readonly dict: PdfDict,
+		readonly source: Uint8Array,
+		readonly start: number,
+		readonly length: number,
+		/** The indirect object holding the stream (decryption keys and cycle checks use it). */
+		public ref?: PdfRef,
+	) {}
+
+	get raw(): Uint8Array {
+		return this.source.subarray(this.start, this.start + this.length);
+	}
+}
+
+export type PdfObject = null | boolean | number | Uint8Array | PdfName | PdfRef | PdfDict | PdfStream | PdfObject[];
+
+/** Why a file could not be read; `kind` lets the node phrase the advice, `message` is already plain words. */
+export type PdfErrorKind = 'notPdf' | 'damaged' | 'encrypted' | 'limit' | 'unsupported';
+
+export class PdfError extends Error {
+	constructor(
+		readonly kind: PdfErrorKind,
+		message: string,
+	) {
+		super(message);
+		this.name = 'PdfError';
+	}
+}
+
+export const isName = (value: unknown, name?: string): value is PdfName =>
+	value instanceof PdfName && (name === undefined || value.name === name);
+
+export const isDict = (value: unknown): value is PdfDict => value instanceof PdfDict;
+
+export const isNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
+
+/** Bytes of a PDF string as Latin-1 text (for keys, names of things and ASCII content). */
+export function latin1(bytes: Uint8Array): string {
+	let text = '';
+	for (let i = 0; i < bytes.length; i += 8192) text += String.fromCharCode(...bytes.subarray(i, i + 8192));
+	return text;
+}

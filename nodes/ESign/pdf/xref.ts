@@ -1,0 +1,213 @@
+import { Lexer, Tok, isRegular, isWhite } from './lexer';
+import { PdfDict, PdfError, PdfRef, PdfStream, isName, isNumber } from './objects';
+import type { PdfObject } from './objects';
+import { Parser } from './parser';
+
+/** Where each object is: at a byte offset (type 1) or inside an object stream (type 2). */
+export interface XrefEntry {
+	type: 1 | 2;
+	offset: number;
+	gen: number;
+	/** type 2: the object stream's number and the index inside it */
+	stream: number;
+	index: number;
+}
+
+export interface XrefTable {
+	entries: Map<number, XrefEntry>;
+	trailer: PdfDict;
+	/** The table was rebuilt by scanning the file (its own cross-reference was unusable). */
+	recovered: boolean;
+}
+
+/** Decodes an xref stream's data (filters, predictor); supplied by the document, which owns the budget. */
+export type StreamDecoder = (stream: PdfStream) => Promise<Uint8Array>;
+
+const MAX_SECTIONS = 256;
+
+const STARTXREF = 'startxref';
+
+function lastIndexOf(data: Uint8Array, word: string, from: number, to: number): number {
+	outer: for (let pos = to - word.length; pos >= from; pos--) {
+		for (let k = 0; k < word.length; k++) if (data[pos + k] !== word.charCodeAt(k)) continue outer;
+		return pos;
+	}
+	return -1;
+}
+
+/** The offset named by the last "startxref" (searched in the last 64 KB: some files carry junk after %%EOF). */
+function startxref(data: Uint8Array): number | undefined {
+	const at = lastIndexOf(data, STARTXREF, Math.max(0, data.length - 65536), data.length);
+	if (at < 0) return undefined;
+	const lexer = new Lexer(data, at + STARTXREF.length);
+	return lexer.next() === Tok.Number ? (lexer.value as number) : undefined;
+}
+
+function addEntry(into: Map<number, XrefEntry>, num: number, entry: XrefEntry | undefined) {
+	// Newest section first: an entry already known (even as free, `undefined` marks it) is never replaced.
+	if (!into.has(num)) into.set(num, entry as XrefEntry);
+}
+
+/** A classic "xref" section at `pos` (just after the keyword); returns its trailer. */
+function classicSection(data: Uint8Array, pos: number, into: Map<number, XrefEntry>): PdfDict {
+	const lexer = new Lexer(data, pos);
+	const section = new Map<number, XrefEntry | undefined>();
+	for (;;) {
+		const save = lexer.pos;
+		const tok = lexer.next();
+		if (tok === Tok.Keyword && lexer.value === 'trailer') break;
+		if (tok !== Tok.Number) throw new PdfError('damaged', 'the cross-reference table is damaged');
+		const first = lexer.value as number;
+		if (lexer.next() !== Tok.Number) throw new PdfError('damaged', 'the cross-reference table is damaged');
+		const count = lexer.value as number;
+		if (!Number.isInteger(first) || !Number.isInteger(count) || first < 0 || count < 0 || count > 10_000_000) {
+			lexer.pos = save;
+			throw new PdfError('damaged', 'the cross-reference table is damaged');
+		}
+		for (let i = 0; i < count; i++) {
+			if (lexer.next() !== Tok.Number) throw new PdfError('damaged', 'the cross-reference table is damaged');
+			const offset = lexer.value as number;
+			if (lexer.next() !== Tok.Number) throw new PdfError('damaged', 'the cross-reference table is damaged');
+			const gen = lexer.value as number;
+			if (lexer.next() !== Tok.Keyword) throw new PdfError('damaged', 'the cross-reference table is damaged');
+			const kind = lexer.value;
+			// Object 0 of a subsection starting at 1 is a classic producer bug; readers shift it.
+			let num = first + i;
+			if (i === 0 && first === 1 && kind === 'f' && offset === 0 && gen === 65535) num = 0;
+			if (!section.has(num)) section.set(num, kind === 'n' && offset > 0 ? { type: 1, offset, gen, stream: 0, index: 0 } : undefined);
+		}
+	}
+	const trailer = new Parser(lexer).getObject();
+	if (!(trailer instanceof PdfDict)) throw new PdfError('damaged', 'the trailer of the PDF is damaged');
+	for (const [num, entry] of section) addEntry(into, num, entry);
+	return trailer;
+}
+
+/** An xref stream (PDF 1.5) at `pos` ("N G obj <<…>> stream"). */
+async function streamSection(data: Uint8Array, pos: number, into: Map<number, XrefEntry>, decode: StreamDecoder): Promise<PdfDict> {
+	const lexer = new Lexer(data, pos);
+	if (lexer.next() !== Tok.Number || lexer.next() !== Tok.Number || lexer.next() !== Tok.Keyword || lexer.value !== 'obj') {
+		throw new PdfError('damaged', 'the cross-reference of the PDF is damaged');
+	}
+	const stream = new Parser(lexer).getObject();
+	if (!(stream instanceof PdfStream) || !isName(stream.dict.get('Type'), 'XRef')) {
+		throw new PdfError('damaged', 'the cross-reference stream of the PDF is damaged');
+	}
+	const dict = stream.dict;
+	const widths = dict.get('W');
+	if (!Array.isArray(widths) || widths.length < 3 || !widths.every((w) => isNumber(w) && w >= 0 && w <= 8)) {
+		throw new PdfError('damaged', 'the cross-reference stream of the PDF is damaged');
+	}
+	const [w1, w2, w3] = widths as number[];
+	const size = isNumber(dict.get('Size')) ? (dict.get('Size') as number) : 0;
+	const index = Array.isArray(dict.get('Index')) ? (dict.get('Index') as PdfObject[]) : [0, size];
+	const bytes = await decode(stream);
+	const rowLength = w1 + w2 + w3;
+	let row = 0;
+	const field = (at: number, width: number) => {
+		let value = 0;
+		for (let k = 0; k < width; k++) value = value * 256 + bytes[at + k];
+		return value;
+	};
+	for (let i = 0; i + 1 < index.length; i += 2) {
+		const first = index[i];
+		const count = index[i + 1];
+		if (!isNumber(first) || !isNumber(count)) break;
+		for (let k = 0; k < count && (row + 1) * rowLength <= bytes.length; k++, row++) {
+			const at = row * rowLength;
+			const type = w1 ? field(at, w1) : 1;
+			const second = field(at + w1, w2);
+			const third = field(at + w1 + w2, w3);
+			const num = first + k;
+			if (type === 1) addEntry(into, num, { type: 1, offset: second, gen: third, stream: 0, index: 0 });
+			else if (type === 2) addEntry(into, num, { type: 2, offset: 0, gen: 0, stream: second, index: third });
+			else addEntry(into, num, undefined);
+		}
+	}
+	return dict;
+}
+
+/** Reads the cross-reference chain from the last startxref (with /Prev and hybrid /XRefStm sections). */
+export async function readXref(data: Uint8Array, decode: StreamDecoder): Promise<XrefTable> {
+	let offset = startxref(data);
+	if (offset === undefined) throw new PdfError('damaged', 'the PDF has no "startxref"');
+	const entries = new Map<number, XrefEntry>();
+	let trailer: PdfDict | undefined;
+	const seen = new Set<number>();
+	for (let n = 0; offset !== undefined; n++) {
+		if (n >= MAX_SECTIONS || seen.has(offset) || offset < 0 || offset >= data.length) {
+			if (seen.has(offset)) break; // a /Prev loop: everything it names was read
+			throw new PdfError('damaged', 'the cross-reference chain of the PDF is damaged');
+		}
+		seen.add(offset);
+		let pos = offset;
+		while (pos < data.length && isWhite(data[pos])) pos++;
+		let sectionTrailer: PdfDict;
+		if (String.fromCharCode(...data.subarray(pos, pos + 4)) === 'xref') {
+			// Hybrid files: the xref stream's entries (compressed objects) come before /Prev's.
+			const section = new Map<number, XrefEntry>();
+			sectionTrailer = classicSection(data, pos + 4, section);
+			const hybrid = sectionTrailer.get('XRefStm');
+			if (isNumber(hybrid) && !seen.has(hybrid)) {
+				const extra = new Map<number, XrefEntry>();
+				await streamSection(data, hybrid, extra, decode).catch(() => undefined);
+				for (const [num, entry] of extra) if (entry && !section.get(num)) section.set(num, entry);
+			}
+			for (const [num, entry] of section) addEntry(entries, num, entry);
+		} else {
+			sectionTrailer = await streamSection(data, pos, entries, decode);
+		}
+		if (!trailer) trailer = sectionTrailer;
+		else for (const [key, value] of sectionTrailer.map) if (!trailer.map.has(key)) trailer.set(key, value);
+		const prev = sectionTrailer.get('Prev');
+		offset = isNumber(prev) ? prev : undefined;
+	}
+	if (!trailer) throw new PdfError('damaged', 'the PDF has no trailer');
+	for (const [num, entry] of entries) if (!entry) entries.delete(num);
+	return { entries, trailer, recovered: false };
+}
+
+/** Whether `N G obj` starts at `offset` (so a table entry can be trusted). */
+export function objectStartsAt(data: Uint8Array, offset: number, num: number): boolean {
+	const lexer = new Lexer(data, offset);
+	if (lexer.next() !== Tok.Number || lexer.value !== num) return false;
+	return lexer.next() === Tok.Number && lexer.next() === Tok.Keyword && String(lexer.value) === 'obj';
+}
+
+const isDigit = (c: number) => c >= 48 && c <= 57;
+
+/**
+ * Rebuilds the table by scanning for "N G obj" (later definitions win, as with incremental updates) and takes
+ * the last trailer with a /Root, as PDF readers do with a damaged file. Object streams are indexed by the caller.
+ */
+export function scanXref(data: Uint8Array): XrefTable {
+	const entries = new Map<number, XrefEntry>();
+	let trailer: PdfDict | undefined;
+	for (let pos = 0; pos + 3 <= data.length; pos++) {
+		const c = data[pos];
+		if (c === 111 /* o */ && data[pos + 1] === 98 && data[pos + 2] === 106 && (pos + 3 >= data.length || !isRegular(data[pos + 3])) && isWhite(data[pos - 1] ?? 0)) {
+			// Back over "gen" and "num".
+			let at = pos - 1;
+			while (at >= 0 && isWhite(data[at])) at--;
+			const genEnd = at + 1;
+			while (at >= 0 && isDigit(data[at])) at--;
+			if (at + 1 === genEnd || !isWhite(data[at] ?? 0)) continue;
+			const gen = Number(String.fromCharCode(...data.subarray(at + 1, genEnd)));
+			while (at >= 0 && isWhite(data[at])) at--;
+			const numEnd = at + 1;
+			while (at >= 0 && isDigit(data[at]) && numEnd - at < 12) at--;
+			if (at + 1 === numEnd) continue;
+			const num = Number(String.fromCharCode(...data.subarray(at + 1, numEnd)));
+			entries.set(num, { type: 1, offset: at + 1, gen, stream: 0, index: 0 });
+		} else if (c === 116 /* t */ && String.fromCharCode(...data.subarray(pos, pos + 7)) === 'trailer') {
+			const lexer = new Lexer(data, pos + 7);
+			try {
+				const dict = new Parser(lexer).getObject();
+				if (dict instanceof PdfDict && dict.get('Root') instanceof PdfRef) trailer = dict;
+			} catch {
+				// a damaged trailer is skipped; another may follow
+			}
+		}
+	}
+	return { entries, trailer: trailer ?? new PdfDict(), recovered: true };
+}
