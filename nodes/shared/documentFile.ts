@@ -56,6 +56,28 @@ export async function downloadDocument(
 }
 
 /**
+ * GET /documents/{id}/file → the file's bytes in memory, for reading it (Replace All's text tags and page sizes).
+ * Through the same streamed answer reader as the download, so a broken answer is refused the same way.
+ */
+export async function readDocumentBytes(
+	this: IExecuteFunctions,
+	documentId: string,
+	requestOptions: ESignReadOptions = {},
+): Promise<{ bytes: Buffer; fileName: string }> {
+	const answer = await eSignApiGetStream.call(this, `/documents/${documentId}/file`, requestOptions);
+	const reader = new FileAnswerReader();
+	const bytes = await collect(reader.content(answer.chunks));
+	if (reader.problem || !reader.hasContent) {
+		throw new NodeOperationError(this.getNode(), `The site's answer for the file of document ${documentId} is not the eSign API's JSON (${reader.problem ?? 'no file content'})`, {
+			itemIndex: requestOptions.itemIndex,
+			description: 'A plugin, cache or proxy may have changed or cut off the answer. Open the site\'s error log, or try again.',
+		});
+	}
+	const name = typeof reader.meta.filename === 'string' && reader.meta.filename.trim() ? reader.meta.filename.trim() : `document-${documentId}`;
+	return { bytes, fileName: name.split(/[\\/]/).pop() || name };
+}
+
+/**
  * Hands n8n the decoded pieces as an async iterable. n8n's filesystem store writes it as it comes (Node's
  * writeFile takes any async iterable); its in-memory, S3 and Azure stores take only a Buffer or a Node
  * stream, refuse the iterable before reading any of it, and would read a stream whole into memory anyway:

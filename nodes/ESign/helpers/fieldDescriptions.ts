@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { DEFAULT_PAGE_HEIGHT, defaultSizesText } from './fieldSizes';
 
-/** The editor side of fields: the field row, coordinate options and the UI/JSON choice. Checks are in fields.ts. */
+/** The editor side of fields: the field row, coordinate options and the UI/JSON/tags choice. Checks are in fields.ts. */
 
 const fieldTypeOptions = [
 	{ name: 'Checkbox', value: 'checkbox', description: 'Filled by the signer' },
@@ -16,6 +16,12 @@ const fieldTypeOptions = [
 	{ name: 'Text', value: 'text', description: 'Single-line text filled by the signer' },
 	{ name: 'Textarea', value: 'textarea', description: 'Multi-line text filled by the signer' },
 ];
+
+/** The field types whose value is text, so a font means something. */
+const TEXT_VALUED = ['date', 'dropdown', 'email', 'name', 'text', 'textarea'];
+
+const byCoordinates = { show: { placement: ['coordinates'] } };
+const byAnchor = { show: { placement: ['anchor'] } };
 
 /**
  * One field row of the UI list. `signer` is either a signer picked from the document (Replace All)
@@ -32,19 +38,36 @@ function fieldRowProperties(signerProperty: INodeProperties): INodeProperties[] 
 			default: 'signature',
 		},
 		{
+			displayName: 'Position By',
+			name: 'placement',
+			type: 'options',
+			options: [
+				{ name: 'Coordinates', value: 'coordinates', description: 'Page, X and Y in points' },
+				{
+					name: 'Anchor Text',
+					value: 'anchor',
+					description: 'Next to a text already in the PDF, such as "Signature:"',
+				},
+			],
+			default: 'coordinates',
+		},
+		{
 			displayName: 'Page',
 			name: 'page_number',
 			type: 'number',
 			typeOptions: { minValue: 1 },
 			default: 1,
 			description: 'Page number, starting at 1',
+			displayOptions: byCoordinates,
 		},
 		{
 			displayName: 'X (Points)',
 			name: 'position_x',
 			type: 'number',
 			default: 72,
-			description: 'Distance from the left edge of the page in points (72 points = 1 inch)',
+			description: 'Distance from the left edge of the page in points',
+			hint: '72 points = 1 inch = 2.54 cm',
+			displayOptions: byCoordinates,
 		},
 		{
 			displayName: 'Y (Points)',
@@ -53,6 +76,56 @@ function fieldRowProperties(signerProperty: INodeProperties): INodeProperties[] 
 			default: 72,
 			description:
 				'Distance from the top edge (or from the bottom edge with "Coordinate Origin" set to bottom-left) in points',
+			hint: 'From the top edge unless Options → Coordinate Origin says bottom-left',
+			displayOptions: byCoordinates,
+		},
+		{
+			displayName: 'Anchor Text',
+			name: 'anchor_text',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. Signature:',
+			description: 'A text in the PDF to place the field next to. Case and spacing are ignored; it must be on one line.',
+			displayOptions: byAnchor,
+		},
+		{
+			displayName: 'Place Field',
+			name: 'anchor_position',
+			type: 'options',
+			options: [
+				{ name: 'After the Text', value: 'after', description: 'On the same line, right after it' },
+				{ name: 'Below the Text', value: 'below', description: 'Under it, aligned to its left' },
+				{ name: 'Over the Text', value: 'over', description: 'Covering it, from its bottom-left corner' },
+				{ name: 'Above the Text', value: 'above', description: 'Over its line, aligned to its left' },
+			],
+			default: 'after',
+			displayOptions: byAnchor,
+		},
+		{
+			displayName: 'Occurrence',
+			name: 'anchor_occurrence',
+			type: 'number',
+			typeOptions: { minValue: 0 },
+			default: 1,
+			description: 'Which time the text appears, in page order',
+			hint: '1 = the first time the text appears; 0 = every time (one field each)',
+			displayOptions: byAnchor,
+		},
+		{
+			displayName: 'Offset X (Points)',
+			name: 'anchor_offset_x',
+			type: 'number',
+			default: 0,
+			description: 'Moves the field right (negative: left) from where "Place Field" puts it',
+			displayOptions: byAnchor,
+		},
+		{
+			displayName: 'Offset Y (Points)',
+			name: 'anchor_offset_y',
+			type: 'number',
+			default: 0,
+			description: 'Moves the field down (negative: up) from where "Place Field" puts it',
+			displayOptions: byAnchor,
 		},
 		{
 			displayName: 'Width (Points)',
@@ -60,7 +133,8 @@ function fieldRowProperties(signerProperty: INodeProperties): INodeProperties[] 
 			type: 'number',
 			typeOptions: { minValue: 0 },
 			default: 0,
-			description: `0 = the default width of the field type (${defaultSizesText('width')}, …)`,
+			description: 'Width of the field in points',
+			hint: `0 = the field type's default (${defaultSizesText('width')}, …)`,
 		},
 		{
 			displayName: 'Height (Points)',
@@ -68,7 +142,8 @@ function fieldRowProperties(signerProperty: INodeProperties): INodeProperties[] 
 			type: 'number',
 			typeOptions: { minValue: 0 },
 			default: 0,
-			description: `0 = the default height of the field type (${defaultSizesText('height')}, …)`,
+			description: 'Height of the field in points',
+			hint: `0 = the field type's default (${defaultSizesText('height')}, …)`,
 		},
 		{
 			displayName: 'Required',
@@ -78,23 +153,36 @@ function fieldRowProperties(signerProperty: INodeProperties): INodeProperties[] 
 			description: 'Whether the signer must fill this field',
 		},
 		{
+			displayName: 'Field Name',
+			name: 'field_name',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. Company name',
+			description: 'A name for the field, which Field → Get Values uses as the key of its value. Sent only when set.',
+		},
+		{
 			displayName: 'Font Size',
 			name: 'font_size',
 			type: 'number',
 			typeOptions: { minValue: 1 },
 			default: 14,
+			description: 'Size of the text the field shows, in points',
+			displayOptions: { show: { field_type: TEXT_VALUED } },
 		},
 		{
 			displayName: 'Font Family',
 			name: 'font_family',
 			type: 'string',
 			default: 'DM Sans',
+			description: 'Font of the text the field shows',
+			displayOptions: { show: { field_type: TEXT_VALUED } },
 		},
 		{
 			displayName: 'Placeholder',
 			name: 'placeholder',
 			type: 'string',
 			default: '',
+			description: 'Text shown in the empty field before the signer fills it',
 		},
 		{
 			displayName: 'Dropdown Options',
@@ -140,7 +228,8 @@ const coordinateOptions: INodeProperties[] = [
 			{ name: 'Custom', value: 'custom' },
 		],
 		default: 'letter',
-		description: 'Height of the document’s pages, needed to convert bottom-left coordinates',
+		description:
+			'Height of the document’s pages, to convert bottom-left coordinates when the file gives none (a PNG or JPG). A PDF’s own page sizes are used when the node can read them.',
 	},
 	{
 		displayName: 'Custom Page Height (Points)',
@@ -158,13 +247,35 @@ export const coordinateCollectionOptions: INodeProperties[] = coordinateOptions.
 		: property,
 );
 
+/** Options of "From Text Tags in the PDF". */
+export const tagOptions: INodeProperties[] = [
+	{
+		displayName: 'Tag Field Size',
+		name: 'tagFieldSize',
+		type: 'options',
+		options: [
+			{ name: 'The Tag’s Box', value: 'tag', description: 'The field covers the tag: as wide as its text, as high as its font size' },
+			{
+				name: 'The Field Type’s Default',
+				value: 'default',
+				description: 'For example a 200 × 60 pt signature, with its bottom-left corner on the tag’s',
+			},
+		],
+		default: 'tag',
+		description: 'How big each field from a text tag is',
+		displayOptions: { show: { '/fieldsInput': ['tags'] } },
+	},
+];
+
 /**
- * "Define Fields" (UI list or JSON) with both inputs. `signer` is the row property naming who
- * fills the field; `jsonSigner` is how the JSON form names it (signer_id, or a signer reference).
+ * "Define Fields" (UI list, JSON or text tags) with its inputs. `signer` is the row property naming who
+ * fills the field; `jsonSigner` is how the JSON form names it (signer_id, or a signer reference); `tagSigners`
+ * says which signer a tag's number means.
  */
 export function fieldInputProperties(
 	signer: INodeProperties,
 	jsonSigner: { key: string; example: string; description: string },
+	tagSigners: string,
 	uiDescription?: string,
 ): INodeProperties[] {
 	return [
@@ -173,10 +284,22 @@ export function fieldInputProperties(
 			name: 'fieldsInput',
 			type: 'options',
 			options: [
-				{ name: 'Using Fields Below', value: 'ui' },
-				{ name: 'Using JSON', value: 'json' },
+				{ name: 'Using Fields Below', value: 'ui', description: 'Each field by coordinates or next to an anchor text' },
+				{ name: 'Using JSON', value: 'json', description: 'An array of fields as the API takes them' },
+				{
+					name: 'From Text Tags in the PDF',
+					value: 'tags',
+					description: 'Where the document says, e.g. {{signature:1}}: no coordinates needed',
+				},
 			],
 			default: 'ui',
+		},
+		{
+			displayName: `Fields come from text tags written in the PDF: {{signature:1}}, {{date:2}}, {{initials:1:n}} (n = optional), {{text:2:Company name}} (a name for Get Values), {{dropdown:1:Basic|Pro}}. ${tagSigners} Write tags in white so signers do not see them.`,
+			name: 'tagsNotice',
+			type: 'notice',
+			default: '',
+			displayOptions: { show: { fieldsInput: ['tags'] } },
 		},
 		{
 			displayName: 'Fields',
@@ -195,6 +318,7 @@ export function fieldInputProperties(
 			type: 'json',
 			default: `[\n  {\n    "${jsonSigner.key}": ${jsonSigner.example},\n    "field_type": "signature",\n    "page_number": 1,\n    "position_x": 72,\n    "position_y": 650\n  }\n]`,
 			description: jsonSigner.description,
+			hint: 'Instead of page_number and positions, a field can have "anchor_text" (and "anchor_position", "anchor_occurrence", "anchor_offset_x", "anchor_offset_y")',
 			displayOptions: { show: { fieldsInput: ['json'] } },
 		},
 	];

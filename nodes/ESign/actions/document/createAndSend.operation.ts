@@ -2,13 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { uploadBinary } from '../../helpers/documents';
-import {
-	buildFields,
-	coordinateSettings,
-	fieldsError,
-	readFieldRows,
-} from '../../helpers/fields';
-import { coordinateCollectionOptions, fieldInputProperties } from '../../helpers/fieldDescriptions';
+import { coordinateCollectionOptions, fieldInputProperties, tagOptions } from '../../helpers/fieldDescriptions';
+import { planFields } from '../../helpers/planFields';
 import { emailKey, readSignerRows } from '../../helpers/signers';
 import { getRequestOptions, toExecutionData } from '../../helpers/utils';
 import { idFromAnswer } from '../../../shared/values';
@@ -22,6 +17,7 @@ const signerReference: INodeProperties = {
 	default: '1',
 	required: true,
 	description: 'Which signer fills this field: their position in the Signers list above (1 = first) or their email',
+	hint: '1 = the first signer in "Signers" above, 2 = the second, …; or a signer\'s email',
 };
 
 const properties: INodeProperties[] = [
@@ -36,6 +32,7 @@ const properties: INodeProperties[] = [
 			description:
 				'Array of fields as the API takes them, with "signer" (position in the Signers list, from 1, or email) instead of signer_ID',
 		},
+		'A tag’s signer is the position in "Signers" above: 1 = the first.',
 		'Every signer needs at least one signature field before the document can be sent',
 	),
 	{
@@ -46,6 +43,7 @@ const properties: INodeProperties[] = [
 		default: {},
 		options: [
 			...coordinateCollectionOptions,
+			...tagOptions,
 			{
 				displayName: 'Keep Draft on Failure',
 				name: 'keepDraftOnFailure',
@@ -112,13 +110,25 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	// Everything that can be checked is checked before the upload, so bad input leaves nothing behind.
 	const signers = readSigners.call(this, i);
 	const resolve = signerIndexResolver(signers);
-	const rows = readFieldRows.call(this, i);
+	const binaryData = this.helpers.assertBinaryData(i, binaryPropertyName);
 	// Placeholder ids (position + 1) let the shared builder validate now; real ids are mapped in later.
-	const planned = buildFields(rows, coordinateSettings.call(this, i, options), (row) => {
-		const { index, error } = resolve(row);
-		return error ? { error } : { id: (index as number) + 1 };
+	const planned = await planFields.call(this, i, {
+		options,
+		// The file is in hand: its pages check every field before the upload.
+		always: true,
+		file: async () => ({
+			bytes: await this.helpers.getBinaryDataBuffer(i, binaryPropertyName),
+			where: `the file in binary field "${binaryPropertyName}" (${binaryData.fileName ?? binaryData.mimeType})`,
+		}),
+		tagSigner: (n) =>
+			n <= signers.length
+				? { row: { signer: String(n) } }
+				: { error: `it names signer ${n}, but "Signers" has ${signers.length} (1 = the first)` },
+		resolveSigner: (row) => {
+			const { index, error } = resolve(row);
+			return error ? { error } : { id: (index as number) + 1 };
+		},
 	});
-	if (planned.errors.length) throw fieldsError.call(this, i, planned.errors);
 	// Only a signer signs: a viewer or approver (roles of the plugin family) needs no signature field.
 	const unsigned = signers.filter(
 		(signer, index) => signer.role === 'signer' && !planned.fields.some((f) => f.field_type === 'signature' && f.signer_id === index + 1),

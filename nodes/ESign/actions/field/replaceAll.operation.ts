@@ -1,15 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import {
-	buildFields,
-	coordinateSettings,
-	fieldsError,
-	readFieldRows,
-	signerIdFromRow,
-} from '../../helpers/fields';
-import { coordinateCollectionOptions, fieldInputProperties } from '../../helpers/fieldDescriptions';
+import { signerIdFromRow } from '../../helpers/fields';
+import { coordinateCollectionOptions, fieldInputProperties, tagOptions } from '../../helpers/fieldDescriptions';
+import { planFields } from '../../helpers/planFields';
 import { getDocumentId, getRequestOptions } from '../../helpers/utils';
+import { readDocumentBytes } from '../../../shared/documentFile';
 import { eSignApiRequest } from '../../../shared/transport';
 import { documentRLC } from '../common.descriptions';
 
@@ -37,8 +33,8 @@ const properties: INodeProperties[] = [
 		key: 'signer_id',
 		example: '1',
 		description:
-			'Array of fields as the API takes them: signer_ID, field_type, page_number, position_x, position_y, and optionally width, height, is_required, font_size, font_family, placeholder, options',
-	}),
+			'Array of fields as the API takes them: signer_ID, field_type, page_number, position_x, position_y, and optionally width, height, is_required, field_name, font_size, font_family, placeholder, options',
+	}, 'A tag’s signer is the document’s signers in signing order: 1 = the first. The node reads the draft’s file from the site.'),
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -55,6 +51,7 @@ const properties: INodeProperties[] = [
 					'Whether to send the fields of all input items that target the same document in one call (e.g. one item per field). Off: each item replaces the fields again, so only the last item’s fields remain.',
 			},
 			...coordinateCollectionOptions,
+			...tagOptions,
 		],
 	},
 ];
@@ -91,6 +88,16 @@ export function groupItems(this: IExecuteFunctions, itemCount: number): number[]
 	return groups;
 }
 
+/** The document's signers in signing order (then by id), for text tags: tag signer 1 is the first. */
+async function signersInOrder(this: IExecuteFunctions, id: string, i: number): Promise<IDataObject[]> {
+	const signers = (await eSignApiRequest.call(this, 'GET', `/documents/${id}/signers`, {
+		...getRequestOptions.call(this, i),
+		expect: 'list',
+	})) as IDataObject[];
+	const order = (signer: IDataObject) => (Number.isFinite(Number(signer.signing_order)) ? Number(signer.signing_order) : Infinity);
+	return signers.slice().sort((a, b) => order(a) - order(b) || Number(a.id) - Number(b.id));
+}
+
 export async function execute(
 	this: IExecuteFunctions,
 	i: number,
@@ -98,18 +105,32 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const id = getDocumentId.call(this, i);
 	const fields: IDataObject[] = [];
-	const errors: string[] = [];
+	// The draft's file and signers are read once for the whole group, and only when a field needs them.
+	let file: Promise<{ bytes: Buffer; where: string }> | undefined;
+	let signers: Promise<IDataObject[]> | undefined;
 	// Field numbers run across the whole combined list, as the API numbers what it receives.
 	let nextNumber = 1;
 	for (const item of group) {
 		const options = this.getNodeParameter('options', item, {}) as IDataObject;
-		const rows = readFieldRows.call(this, item);
-		const built = buildFields(rows, coordinateSettings.call(this, item, options), signerIdFromRow, nextNumber);
-		nextNumber += rows.length;
-		fields.push(...built.fields);
-		errors.push(...built.errors);
+		const planned = await planFields.call(this, item, {
+			options,
+			file: () =>
+				(file ??= readDocumentBytes
+					.call(this, id, getRequestOptions.call(this, i))
+					.then(({ bytes, fileName }) => ({ bytes, where: `the file of document ${id} (${fileName})` }))),
+			tagSigner: async (n) => {
+				const list = await (signers ??= signersInOrder.call(this, id, i));
+				const signer = list[n - 1];
+				if (signer) return { row: { signer_id: signer.id } };
+				const names = list.map((s, k) => `${k + 1} = ${String(s.email ?? s.name ?? s.id)}`).join(', ');
+				return { error: `it names signer ${n}, but document ${id} has ${list.length} signer${list.length === 1 ? '' : 's'}${names ? ` (${names})` : ''}` };
+			},
+			resolveSigner: signerIdFromRow,
+			firstNumber: nextNumber,
+		});
+		nextNumber += planned.rowCount;
+		fields.push(...planned.fields);
 	}
-	if (errors.length) throw fieldsError.call(this, i, errors);
 	const saved = (await eSignApiRequest.call(this, 'POST', `/documents/${id}/fields`, {
 		...getRequestOptions.call(this, i),
 		body: { fields },

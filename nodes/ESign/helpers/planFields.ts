@@ -1,0 +1,75 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { CoordinateSettings } from './fields';
+import { buildFields, coordinateSettings, fieldsError, isAnchorRow, readFieldRows } from './fields';
+import { noTagsError, openPdf, readPdf, tagRows } from './pdfFile';
+
+/**
+ * One item's fields, from whichever "Define Fields" it uses, checked and placed before any write: the rows (UI or
+ * JSON, by coordinates or anchor texts) or the PDF's text tags. The file is read when the fields need it (tags,
+ * anchor texts, bottom-left coordinates, or `always`); its pages then convert and check every field.
+ */
+export interface PlanInput {
+	options: IDataObject;
+	/** The document's file; called at most once. */
+	file: () => Promise<{ bytes: Buffer; where: string } | undefined>;
+	/** Read the file even when no field needs it, to check fields against its pages (the file is in hand). */
+	always?: boolean;
+	/** The row signer of tag signer n (1 = first). */
+	tagSigner: (n: number) => { row?: IDataObject; error?: string } | Promise<{ row?: IDataObject; error?: string }>;
+	resolveSigner: (row: IDataObject) => { id?: number; error?: string };
+	firstNumber?: number;
+}
+
+export async function planFields(
+	this: IExecuteFunctions,
+	i: number,
+	input: PlanInput,
+): Promise<{ fields: IDataObject[]; rowCount: number }> {
+	const tags = this.getNodeParameter('fieldsInput', i) === 'tags';
+	let rows = tags ? [] : readFieldRows.call(this, i);
+	const anchors = rows.filter(isAnchorRow).map((row) => String(row.anchor_text ?? ''));
+	const settings: CoordinateSettings = coordinateSettings.call(this, i, input.options);
+	const needsText = tags || anchors.some((anchor) => anchor.trim() !== '');
+	if (needsText || input.always || settings.origin === 'bottomLeft') {
+		// Page sizes only improve coordinates: when the file cannot be had, they are placed as before.
+		const file = needsText ? await input.file() : await input.file().catch(() => undefined);
+		const pdf = file ? await openPdf.call(this, i, file.bytes, file.where, needsText) : undefined;
+		settings.pages = pdf?.pages;
+		if (pdf && file && needsText) {
+			const reading = await readPdf.call(this, i, pdf, file.where, { tags, anchors });
+			settings.anchors = reading.anchors;
+			if (tags) {
+				if (!reading.tags.length) throw noTagsError.call(this, i, file.where, pdf, reading);
+				const size = input.options.tagFieldSize === 'default' ? 'default' : 'tag';
+				const signers = new Map<number, { row?: IDataObject; error?: string }>();
+				for (const tag of reading.tags) {
+					if (tag.spec && !signers.has(tag.spec.signer)) signers.set(tag.spec.signer, await input.tagSigner(tag.spec.signer));
+				}
+				const built = tagRows(reading.tags, size, (n) => signers.get(n) ?? {});
+				if (built.errors.length) {
+					throw new NodeOperationError(
+						this.getNode(),
+						`${built.errors.length === 1 ? 'A text tag' : `${built.errors.length} text tags`} in ${file.where} cannot be used: ${built.errors[0]}`,
+						{ itemIndex: i, description: built.errors.join('\n') },
+					);
+				}
+				rows = built.rows;
+			}
+		}
+	}
+	const planned = buildFields(rows, settings, input.resolveSigner, input.firstNumber);
+	if (planned.errors.length) {
+		throw tags
+			? new NodeOperationError(this.getNode(), `A field from the PDF's text tags does not fit: ${planned.errors[0]}`, {
+					itemIndex: i,
+					description: `${planned.errors.join('\n')}\nMove the tag, or set Options → Tag Field Size to the tag's box.`,
+				})
+			: fieldsError.call(this, i, planned.errors);
+	}
+	if (planned.warnings.length) {
+		this.addExecutionHints(...planned.warnings.map((message) => ({ message: `Item ${i + 1}, ${message}`, type: 'warning' as const, location: 'outputPane' as const })));
+	}
+	return { fields: planned.fields, rowCount: rows.length };
+}
