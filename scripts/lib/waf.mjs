@@ -42,8 +42,8 @@ const WORKFLOW_ID = 'esignWafOperations';
 function operationsWorkflow(site, credentialId) {
 	const creds = { credentials: credRef(credentialId) };
 	const esign = (name, parameters, extra = {}) => node(name, NODE_TYPES.action, 1, parameters, { ...creds, ...extra });
-	const pdf = (name, fileName = FILE_NAME) => node(name, 'n8n-nodes-base.httpRequest', 4.2, {
-		url: `${site.controlBase}/samples/contract.pdf?filename=${encodeURIComponent(fileName)}`,
+	const pdf = (name, fileName = FILE_NAME, sample = 'contract.pdf') => node(name, 'n8n-nodes-base.httpRequest', 4.2, {
+		url: `${site.controlBase}/samples/${sample}?filename=${encodeURIComponent(fileName)}`,
 		options: { response: { response: { responseFormat: 'file' } } },
 	});
 	const id = (from) => ({ __rl: true, mode: 'id', value: `={{ $('${from}').item.json.id }}` });
@@ -66,8 +66,9 @@ function operationsWorkflow(site, credentialId) {
 			variables: { mappingMode: 'defineBelow', value: PREFILL, matchingColumns: [], schema: Object.keys(PREFILL).map(text) },
 			send: false,
 		}),
-		pdf('Get PDF again'),
-		// The PDF has 2 pages: the site refuses a field on page 9 (a 4xx after the upload), so the draft is deleted.
+		pdf('Get image', FILE_NAME.replace(/\.pdf$/, '.png'), 'photo.png'),
+		// An image is one page, which the node cannot measure (a PDF's pages it checks before the upload): the site
+		// refuses a field on page 9 (a 4xx after the upload), so the draft is deleted.
 		esign('Create and Send (fails)', {
 			resource: 'document',
 			operation: 'createAndSend',

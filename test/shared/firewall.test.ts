@@ -74,10 +74,11 @@ describe('a firewall that refuses PUT and DELETE (CRS 3.3 defaults: rule 911100)
 			title: 'Rolled back',
 			signers: { signer: [{ name: 'Ann', email: 'ann@example.org', role: 'signer', signingOrder: 0 }] },
 			fieldsInput: 'ui',
-			// The PDF has 2 pages: the site refuses the fields (a 4xx after the upload), so the draft is deleted.
+			// An image is one page, which the node cannot measure: the site refuses page 9 (a 4xx after the upload), so the
+			// draft is deleted. (A PDF's pages are checked by the node before the upload.)
 			fieldsUi: { field: [{ signer: '1', field_type: 'signature', page_number: 9, position_x: 72, position_y: 600, width: 0, height: 0 }] },
 		};
-		const input = [{ json: {}, binary: { data: { data: await sample(sb, 'contract.pdf'), fileName: 'Vertrag Müller & Söhne.pdf', mimeType: 'application/pdf' } } }];
+		const input = [{ json: {}, binary: { data: { data: await sample(sb, 'photo.png'), fileName: 'Vertrag Müller & Söhne.png', mimeType: 'image/png' } } }];
 		const res = await esign(sb, parameters, { input });
 		const id = res.error.context.documentId;
 		expect(res.error.message).toMatch(new RegExp(`failed at step "fields".*Draft ${id} was deleted`));

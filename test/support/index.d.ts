@@ -160,7 +160,14 @@ export function upload(sb: Sandbox, buffer: Buffer, fileName: string, title?: st
 export function sample(sb: Sandbox, name: string): Promise<Buffer>;
 export function makeDraft(
 	sb: Sandbox,
-	options?: { title?: string; signers?: Array<{ name: string; email: string; [key: string]: unknown }>; fields?: boolean; who?: KeyName | string },
+	options?: {
+		title?: string;
+		signers?: Array<{ name: string; email: string; [key: string]: unknown }>;
+		fields?: boolean;
+		who?: KeyName | string;
+		/** the draft's file (default: the sandbox's contract.pdf) */
+		file?: { data: Buffer; name: string };
+	},
 ): Promise<Json>;
 export function sentDocument(
 	sb: Sandbox,

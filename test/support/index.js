@@ -82,8 +82,8 @@ async function sample(sb, name) {
  * A draft with signers (each with a signature field unless fields: false), made through the API. The signers are
  * read back from GET /signers (Add Signer's answer is not shown by the spec: the strict profile answers {id} or less).
  */
-async function makeDraft(sb, { title = 'Draft', signers = [], fields = true, who = 'admin' } = {}) {
-	const doc = await upload(sb, await sample(sb, 'contract.pdf'), 'contract.pdf', title, who);
+async function makeDraft(sb, { title = 'Draft', signers = [], fields = true, who = 'admin', file } = {}) {
+	const doc = file ? await upload(sb, file.data, file.name, title, who) : await upload(sb, await sample(sb, 'contract.pdf'), 'contract.pdf', title, who);
 	for (const s of signers) {
 		const r = await api(sb, 'POST', `/documents/${doc.id}/signers`, s, who);
 		if (r.status >= 300) throw new Error(`add signer → ${r.status} ${JSON.stringify(r.body)}`);

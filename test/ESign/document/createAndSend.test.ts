@@ -26,6 +26,15 @@ describe('Document → Create and Send', () => {
 		...extra,
 	});
 	const input = async () => [{ json: {}, binary: { data: { data: await sample(sb, 'contract.pdf'), fileName: 'nda.pdf', mimeType: 'application/pdf' } } }];
+	// An image is one page the node cannot measure, so a field on page 9 reaches the site, which refuses it (a 4xx
+	// after the upload): how the rollback tests get a refusal at the fields step. A PDF's pages are checked before.
+	const imageInput = async () => [{ json: {}, binary: { data: { data: await sample(sb, 'photo.png'), fileName: 'nda.png', mimeType: 'image/png' } } }];
+	const onPageNine = () => {
+		const p = params();
+		p.fieldsUi.field = p.fieldsUi.field.map((f) => ({ ...f, page_number: 1 }));
+		p.fieldsUi.field[2].page_number = 9;
+		return p;
+	};
 
 	test('uploads, adds signers, places fields and sends in one action', async () => {
 		await clearLog(sb);
@@ -78,10 +87,18 @@ describe('Document → Create and Send', () => {
 		expect(await requestLines(sb)).toEqual([]);
 	});
 
-	test('a refusal at the fields step deletes the draft and says which step failed', async () => {
+	test('a field on a page the PDF does not have is refused before the upload, naming the row', async () => {
+		await clearLog(sb);
 		const p = params();
-		p.fieldsUi.field[2].page_number = 9; // the PDF has 2 pages: the site refuses the fields
+		p.fieldsUi.field[2].page_number = 9;
 		const res = await esign(sb, p, { input: await input() });
+		expect(res.error.message).toBe('Invalid "Fields": Field 3: page 9 does not exist: the PDF has 2 pages');
+		expect(await requestLines(sb)).toEqual([]);
+	});
+
+	test('a refusal at the fields step deletes the draft and says which step failed', async () => {
+		const p = onPageNine();
+		const res = await esign(sb, p, { input: await imageInput() });
 		expect(res.error).toBeDefined();
 		expect(res.error.message).toMatch(/failed at step "fields"/);
 		expect(res.error.message).toMatch(/Draft \d+ was deleted/);
@@ -93,9 +110,7 @@ describe('Document → Create and Send', () => {
 	// Continue On Fail and the eSign Tool read the same copy of the error (actions/errorDetails.ts): since issue 33 the
 	// failed item also has the failed step's HTTP status, which only the tool's answer had.
 	test('with Continue On Fail the failed item says which step, which document, and the step\'s HTTP status', async () => {
-		const p = params();
-		p.fieldsUi.field[2].page_number = 9;
-		const res = await esign(sb, p, { input: await input(), continueOnFail: true });
+		const res = await esign(sb, onPageNine(), { input: await imageInput(), continueOnFail: true });
 		expect(res.items).toHaveLength(1);
 		const item = res.items[0].json;
 		expect(item).toMatchObject({ failedStep: 'fields', documentDeleted: true, httpCode: '400', apiCode: expect.any(String) });
@@ -104,9 +119,8 @@ describe('Document → Create and Send', () => {
 	});
 
 	test('Keep Draft on Failure keeps it', async () => {
-		const p = params({ options: { keepDraftOnFailure: true } });
-		p.fieldsUi.field[2].page_number = 9;
-		const res = await esign(sb, p, { input: await input() });
+		const p = { ...onPageNine(), options: { keepDraftOnFailure: true } };
+		const res = await esign(sb, p, { input: await imageInput() });
 		expect(res.error.message).toMatch(/was kept/);
 		expect((await api(sb, 'GET', `/documents/${res.error.context.documentId}`)).body.status).toBe('draft');
 	});

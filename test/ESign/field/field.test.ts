@@ -1,12 +1,13 @@
 // Field → Get Many / Replace All: defaults per type, coordinate conversion, checks before the call,
 // replace-all semantics and combining items, through the engine against the sandbox.
-import { api, clearLog, esign, makeDraft, requestLines, rl, useSandbox } from '../../support';
+import { api, clearLog, esign, makeDraft, requestLines, rl, sample, useSandbox } from '../../support';
 import { SPEC_FIELD_SIZES as DEFAULTS } from '../../support/fieldSizes';
+import { A4, LETTER, makePdf } from '../../support/pdfs';
 
 const sb = useSandbox();
 
-async function draftWithSigner() {
-	const doc = await makeDraft(sb, { signers: [{ name: 'Ann', email: 'ann@example.org' }], fields: false });
+async function draftWithSigner(file?: { data: Buffer; name: string }) {
+	const doc = await makeDraft(sb, { signers: [{ name: 'Ann', email: 'ann@example.org' }], fields: false, file });
 	return { doc, signerId: String(doc.signers[0].id) };
 }
 
@@ -45,8 +46,28 @@ describe('Field → Replace All', () => {
 		expect(JSON.parse(dropdown.options)).toEqual(['Yes', 'No']);
 	});
 
-	test('converts bottom-left PDF coordinates with the page height (Letter and A4)', async () => {
-		const { doc, signerId } = await draftWithSigner();
+	test('converts bottom-left coordinates with each page’s own height, read from the draft’s PDF (Letter and A4 in one file)', async () => {
+		const { doc, signerId } = await draftWithSigner({ data: await makePdf([{ size: LETTER }, { size: A4 }]), name: 'mixed.pdf' });
+		const row = { signer_id: signerId, field_type: 'signature', page_number: 1, position_x: 72, position_y: 100, width: 0, height: 0 };
+		await clearLog(sb);
+		// The Page Height option says A4; the file's own sizes win.
+		await esign(sb, replaceAll(doc.id, [row, { ...row, page_number: 2, height: 40 }], { coordinateOrigin: 'bottomLeft', pageHeight: 'a4' }));
+		expect(await requestLines(sb)).toEqual([`GET /documents/${doc.id}/file`, `POST /documents/${doc.id}/fields`]);
+		const fields = (await api(sb, 'GET', `/documents/${doc.id}/fields`)).body;
+		expect(fields.map((f) => [Number(f.page_number), Number(f.position_y)])).toEqual([
+			[1, 792 - 100 - 60],
+			[2, 841.89 - 100 - 40],
+		]);
+
+		// Top-left values pass through unchanged, and the file is not read for them.
+		await clearLog(sb);
+		await esign(sb, replaceAll(doc.id, [row]));
+		expect(await requestLines(sb)).toEqual([`POST /documents/${doc.id}/fields`]);
+		expect(Number((await api(sb, 'GET', `/documents/${doc.id}/fields`)).body[0].position_y)).toBe(100);
+	});
+
+	test('converts bottom-left coordinates with the Page Height option when the file gives no sizes (an image)', async () => {
+		const { doc, signerId } = await draftWithSigner({ data: await sample(sb, 'photo.png'), name: 'photo.png' });
 		const row = { signer_id: signerId, field_type: 'signature', page_number: 1, position_x: 72, position_y: 100, width: 0, height: 0 };
 		await esign(sb, replaceAll(doc.id, [row], { coordinateOrigin: 'bottomLeft', pageHeight: 'letter' }));
 		let [field] = (await api(sb, 'GET', `/documents/${doc.id}/fields`)).body;
@@ -59,11 +80,6 @@ describe('Field → Replace All', () => {
 		await esign(sb, replaceAll(doc.id, [row], { coordinateOrigin: 'bottomLeft', pageHeight: 'custom', customPageHeight: 600 }));
 		[field] = (await api(sb, 'GET', `/documents/${doc.id}/fields`)).body;
 		expect(Number(field.position_y)).toBe(600 - 100 - 60);
-
-		// Top-left values pass through unchanged.
-		await esign(sb, replaceAll(doc.id, [row]));
-		[field] = (await api(sb, 'GET', `/documents/${doc.id}/fields`)).body;
-		expect(Number(field.position_y)).toBe(100);
 	});
 
 	test('replaces all fields on every call', async () => {
@@ -100,7 +116,7 @@ describe('Field → Replace All', () => {
 		}
 	});
 
-	test('a field above the top of the page after conversion is refused before the call', async () => {
+	test('a field above the top of the page after conversion is refused before any write', async () => {
 		const { doc, signerId } = await draftWithSigner();
 		await clearLog(sb);
 		const res = await esign(
@@ -110,7 +126,8 @@ describe('Field → Replace All', () => {
 			}),
 		);
 		expect(res.error.description).toMatch(/Field 1: y 780 \+ height 60 is above the top of a 792 pt page/);
-		expect(await requestLines(sb)).toEqual([]);
+		// Only the file was read (its page height decides); nothing was written.
+		expect(await requestLines(sb)).toEqual([`GET /documents/${doc.id}/file`]);
 	});
 
 	test('the site’s own checks come back with its per-field messages', async () => {

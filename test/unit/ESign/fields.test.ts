@@ -238,12 +238,13 @@ describe("the editor's sizes are the checks' sizes (helpers/fieldSizes.ts)", () 
 		for (const custom of all('customPageHeight')) expect(custom.default).toBe(coordinateSettings.call(executeContext(), 0, {}).pageHeight);
 	});
 
-	test('Width and Height name the API reference defaults they fall back to', () => {
+	test('Width and Height say under the input that 0 takes the API reference defaults they fall back to', () => {
 		for (const [name, dimension] of [['width', 0], ['height', 1]] as const) {
 			const described = all(name).filter((p) => p.type === 'number');
 			expect(described.length).toBeGreaterThan(0);
 			for (const p of described) {
-				for (const type of ['signature', 'initials', 'checkbox']) expect(p.description).toContain(`${type} ${SPEC_FIELD_SIZES[type][dimension]}`);
+				expect(p.hint).toMatch(/^0 = the field type's default/);
+				for (const type of ['signature', 'initials', 'checkbox']) expect(p.hint).toContain(`${type} ${SPEC_FIELD_SIZES[type][dimension]}`);
 			}
 		}
 	});
