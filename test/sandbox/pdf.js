@@ -5,7 +5,8 @@
  */
 
 const zlib = require('node:zlib');
-const { PDFDocument, StandardFonts, rgb } = require('pdf-lib');
+const { PDFDocument, PDFName, StandardFonts, concatTransformationMatrix, popGraphicsState, pushGraphicsState, rgb } = require('pdf-lib');
+const { displayToUser, pageView } = require('./pageView');
 
 const LETTER = [612, 792];
 const A4 = [595.28, 841.89];
@@ -184,8 +185,12 @@ async function loadAsPdf(file) {
 
 /**
  * The completed document: every filled field drawn in its box (signatures and initials in a
- * framed script-like style), then a certificate page. Field coordinates are top-left based, so
- * y is converted to pdf-lib's bottom-left origin: pageTop - position_y - height.
+ * framed script-like style), then a certificate page. Field coordinates are top-left based on the
+ * page as displayed (pageView.js: the CropBox turned by /Rotate), so y is converted to pdf-lib's
+ * bottom-left origin: displayTop - position_y - height. On an unrotated page the box is the
+ * CropBox (the MediaBox when there is none). On a page of /Rotate 90, 180 or 270 each field is
+ * drawn on the displayed page and mapped to user space by a cm (displayToUser), so it lands in its
+ * displayed box and its text reads upright there.
  */
 async function buildSignedPdf({ document, file, fields, signers, events }) {
 	const pdf = await loadAsPdf(file);
@@ -194,11 +199,16 @@ async function buildSignedPdf({ document, file, fields, signers, events }) {
 	const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
 	const pages = pdf.getPages();
 	const signerById = new Map(signers.map((s) => [s.id, s]));
+	const views = new Map();
 
 	for (const field of fields) {
 		const page = pages[field.page_number - 1];
 		if (!page || field.value === '') continue;
-		const box = page.getMediaBox();
+		if (!views.has(page)) views.set(page, pageView(page));
+		const view = views.get(page);
+		const turned = view.rotation !== 0;
+		const box = turned ? { x: 0, y: 0, width: view.displayWidth, height: view.displayHeight } : view;
+		if (turned) page.pushOperators(pushGraphicsState(), concatTransformationMatrix(...displayToUser(view)));
 		const x = box.x + field.position_x;
 		const y = box.y + box.height - field.position_y - field.height;
 		const isMark = field.field_type === 'signature' || field.field_type === 'initials';
@@ -218,9 +228,13 @@ async function buildSignedPdf({ document, file, fields, signers, events }) {
 			const size = Math.max(6, Math.min(field.font_size || 12, field.height * 0.7));
 			page.drawText(winAnsi(text), { x: x + 2, y: y + (field.height - size) / 2 + 2, size, font, maxWidth: field.width - 4 });
 		}
+		if (turned) page.pushOperators(popGraphicsState());
 	}
 
 	const cert = pdf.addPage(LETTER);
+	// An upright, uncropped Letter page even where the page tree hands its pages a /Rotate or a /CropBox.
+	if (cert.node.Rotate()) cert.node.set(PDFName.of('Rotate'), pdf.context.obj(0));
+	if (cert.node.CropBox()) cert.node.set(PDFName.of('CropBox'), pdf.context.obj([0, 0, ...LETTER]));
 	let y = LETTER[1] - 72;
 	cert.drawText('Certificate of Completion', { x: 72, y, size: 20, font: bold });
 	y = drawLines(cert, [

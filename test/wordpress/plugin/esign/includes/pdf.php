@@ -163,17 +163,76 @@ function esign_pdf_root(string $pdf, array $objects): ?int {
 	return null;
 }
 
-/** Leaf pages in order: [[num, inherited entries (MediaBox, Resources)]]. */
+/** Leaf pages in order: [[num, inherited entries (MediaBox, CropBox, Rotate, Resources), the page's own included]]. */
 function esign_pdf_pages(array $objects, int $node, array $inherited = [], int $depth = 0): array {
 	if ($depth > 32 || !isset($objects[$node])) return [];
 	$dict = esign_pdf_dict($objects[$node]['dict']);
-	foreach (['MediaBox', 'Resources'] as $k) if (isset($dict[$k])) $inherited[$k] = $dict[$k];
+	foreach (['MediaBox', 'CropBox', 'Rotate', 'Resources'] as $k) if (isset($dict[$k])) $inherited[$k] = $dict[$k];
 	$type = $dict['Type'] ?? '';
 	if ($type === '/Page' || !isset($dict['Kids'])) return [[$node, $inherited]];
 	preg_match_all('~(\d+)\s+\d+\s+R~', $dict['Kids'], $kids);
 	$pages = [];
 	foreach ($kids[1] as $kid) $pages = array_merge($pages, esign_pdf_pages($objects, (int) $kid, $inherited, $depth + 1));
 	return $pages;
+}
+
+/** A value as written, or the object a reference `N G R` points to (its text); null when absent. */
+function esign_pdf_direct(array $objects, ?string $value): ?string {
+	$ref = esign_pdf_ref($value);
+	if ($ref === null) return $value === null ? null : trim($value);
+	return isset($objects[$ref]) ? trim($objects[$ref]['dict']) : null;
+}
+
+/** Four numbers [llx, lly, urx, ury] in any corner order as [x0, y0, x1, y1] (lower-left, upper-right); null without area. */
+function esign_pdf_rect(array $n): ?array {
+	$box = [min($n[0], $n[2]), min($n[1], $n[3]), max($n[0], $n[2]), max($n[1], $n[3])];
+	return $box[2] > $box[0] && $box[3] > $box[1] ? $box : null;
+}
+
+/** A box's text `[llx lly urx ury]` as esign_pdf_rect; null when it is not four numbers with an area. */
+function esign_pdf_box(?string $value): ?array {
+	if ($value === null || !preg_match('~^\[(.*)\]$~s', trim($value), $m)) return null;
+	$n = preg_split('~\s+~', trim($m[1]), -1, PREG_SPLIT_NO_EMPTY);
+	if (count($n) !== 4 || count(array_filter($n, 'is_numeric')) !== 4) return null;
+	return esign_pdf_rect(array_map('floatval', $n));
+}
+
+/**
+ * The page as displayed (the same reading as the sandbox's test/sandbox/pageView.js; the spec's "top-left origin" on a
+ * rotated or cropped page): the CropBox within the MediaBox (the MediaBox when there is no CropBox or they do not
+ * overlap), turned clockwise by /Rotate (a multiple of 90, normalised to 0, 90, 180 or 270; anything else counts as 0).
+ * $entries: the page's inherited entries (esign_pdf_pages); $media: its MediaBox as [x0, y0, x1, y1].
+ * Returns ['box' => [x0, y0, x1, y1], 'rotation' => int, 'width' => displayed width, 'height' => displayed height].
+ */
+function esign_pdf_view(array $objects, array $entries, array $media): array {
+	$view = $media;
+	$crop = esign_pdf_box(esign_pdf_direct($objects, $entries['CropBox'] ?? null));
+	if ($crop) {
+		$inside = esign_pdf_rect([max($crop[0], $media[0]), max($crop[1], $media[1]), min($crop[2], $media[2]), min($crop[3], $media[3])]);
+		if ($inside) $view = $inside;
+	}
+	$rotate = esign_pdf_direct($objects, $entries['Rotate'] ?? null);
+	$rotation = 0;
+	if ($rotate !== null && is_numeric($rotate) && floor((float) $rotate) == (float) $rotate && fmod((float) $rotate, 90) == 0) {
+		$rotation = ((((int) $rotate) % 360) + 360) % 360;
+	}
+	[$w, $h] = [$view[2] - $view[0], $view[3] - $view[1]];
+	return ['box' => $view, 'rotation' => $rotation, 'width' => $rotation % 180 ? $h : $w, 'height' => $rotation % 180 ? $w : $h];
+}
+
+/**
+ * The matrix from the displayed page with a bottom-left origin (x' = displayed X, y' = displayed height - displayed Y)
+ * to user space: a displayed point (X, Y) on the view [x0 y0 x1 y1] lands at 0: (x0 + X, y1 - Y), 90: (x0 + Y, y0 + X),
+ * 180: (x1 - X, y0 + Y), 270: (x1 - Y, y1 - X). A field's box stays an axis-aligned rectangle and its text reads upright.
+ */
+function esign_pdf_display_to_user(array $view): array {
+	[$x0, $y0, $x1, $y1] = $view['box'];
+	switch ($view['rotation']) {
+		case 90: return [0, 1, -1, 0, $x1, $y0];
+		case 180: return [-1, 0, 0, -1, $x1, $y1];
+		case 270: return [0, -1, 1, 0, $x0, $y1];
+		default: return [1, 0, 0, 1, $x0, $y0];
+	}
 }
 
 /** Page count of a PDF; throws when the file cannot be read. Images count as one page. */
@@ -306,8 +365,9 @@ function esign_build_signed_pdf(string $original, string $kind, array $doc, arra
 		$page_fields = $by_page[$i + 1] ?? [];
 		if (!array_filter($page_fields, fn ($f) => (string) $f['value'] !== '')) continue;
 		$dict = esign_pdf_dict($objects[$page_num]['dict']);
-		$box = preg_split('~[\s\[\]]+~', trim($dict['MediaBox'] ?? $inherited['MediaBox'] ?? '[0 0 612 792]'), -1, PREG_SPLIT_NO_EMPTY);
+		$box = preg_split('~[\s\[\]]+~', esign_pdf_direct($objects, $dict['MediaBox'] ?? $inherited['MediaBox'] ?? null) ?? '[0 0 612 792]', -1, PREG_SPLIT_NO_EMPTY);
 		$box = array_map('floatval', count($box) === 4 ? $box : [0, 0, 612, 792]);
+		$view = esign_pdf_view($objects, $inherited, esign_pdf_rect($box) ?? [0, 0, 612, 792]);
 		// The original page content becomes a form XObject with its own resources, so the stamps need
 		// no change to resource dictionaries we may not be able to read.
 		$content = '';
@@ -324,7 +384,11 @@ function esign_build_signed_pdf(string $original, string $kind, array $doc, arra
 		$form = $next++;
 		$stamp = $next++;
 		$out .= esign_pdf_stream_object($form, sprintf('/Type /XObject /Subtype /Form /BBox [%s] /Resources %s', implode(' ', array_map('esign_num', $box)), $resources), $content);
-		$ops = "q /EsOrig Do Q\n" . esign_pdf_stamps($page_fields, $by_id, $box[0], $box[1], $box[3] - $box[1]);
+		[$vx0, $vy0, , $vy1] = $view['box'];
+		$ops = "q /EsOrig Do Q\n" . ($view['rotation'] === 0
+			? esign_pdf_stamps($page_fields, $by_id, $vx0, $vy0, $vy1 - $vy0)
+			// Turned: stamped on the displayed page (origin at its bottom-left corner), mapped to user space by the cm.
+			: 'q ' . implode(' ', array_map('esign_num', esign_pdf_display_to_user($view))) . " cm\n" . esign_pdf_stamps($page_fields, $by_id, 0, 0, $view['height']) . "Q\n");
 		$out .= esign_pdf_stream_object($stamp, '', $ops);
 		$dict['Resources'] = "<< /XObject << /EsOrig $form 0 R >> /Font $font_dict >>";
 		$dict['Contents'] = "$stamp 0 R";
@@ -334,9 +398,11 @@ function esign_build_signed_pdf(string $original, string $kind, array $doc, arra
 
 	$cert_content = $next++;
 	$cert_page = $next++;
-	$out .= esign_pdf_stream_object($cert_content, '', esign_pdf_certificate($doc, $signers, $events, count($pages)));
-	$out .= "$cert_page 0 obj\n<< /Type /Page /Parent $pages_ref 0 R /MediaBox [0 0 612 792] /Resources << /Font $font_dict >> /Contents $cert_content 0 R >>\nendobj\n";
 	$root_pages = esign_pdf_dict($objects[$pages_ref]['dict']);
+	// An upright, uncropped Letter page even where the page tree hands its pages a /Rotate or a /CropBox.
+	$upright = (isset($root_pages['Rotate']) ? ' /Rotate 0' : '') . (isset($root_pages['CropBox']) ? ' /CropBox [0 0 612 792]' : '');
+	$out .= esign_pdf_stream_object($cert_content, '', esign_pdf_certificate($doc, $signers, $events, count($pages)));
+	$out .= "$cert_page 0 obj\n<< /Type /Page /Parent $pages_ref 0 R /MediaBox [0 0 612 792]$upright /Resources << /Font $font_dict >> /Contents $cert_content 0 R >>\nendobj\n";
 	$root_pages['Kids'] = rtrim(trim($root_pages['Kids'] ?? '[]'), ']') . " $cert_page 0 R]";
 	$root_pages['Count'] = (string) (((int) ($root_pages['Count'] ?? count($pages))) + 1);
 	$out .= "$pages_ref 0 obj\n" . esign_pdf_dict_text($root_pages) . "\nendobj\n";
