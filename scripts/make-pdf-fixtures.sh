@@ -11,9 +11,10 @@
 # same-length values (pinVolatile in scripts/pdf-fixtures/pdfEdit.mjs), so no byte offset moves; qpdf runs with
 # --deterministic-id, or --static-id/--static-aes-iv where it encrypts.
 # Not deterministic: src/agreement.docx (a zip with LibreOffice's timestamps and ids), hence kept as committed and
-# remade only with --remake-docx; and any change of LibreOffice, Chromium, Ghostscript, qpdf, poppler or font versions,
-# which changes layout and bytes (the fixtures were made with LibreOffice 7.4, Chromium 156, Ghostscript 10.00,
-# qpdf 11.3, poppler 22.12 on Debian 12).
+# remade only with --remake-docx; the AES-256 files (qpdf draws a random file key whatever its flags), hence kept when
+# their decrypted content is unchanged; and any change of LibreOffice, Chromium, Ghostscript, qpdf, poppler or font
+# versions, which changes layout and bytes (the fixtures were made with LibreOffice 7.4, Chromium 156, Ghostscript
+# 10.00, qpdf 11.3, poppler 22.12 on Debian 12).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -27,6 +27,7 @@ const KEEP_TEMP = args.includes('--keep-temp');
 const ONLY = args.includes('--only') ? args[args.indexOf('--only') + 1].split(',') : null;
 
 const TMP = mkdtempSync(path.join(tmpdir(), 'esign-pdf-fixtures-'));
+let seq = 0; // names temp files uniquely
 const run = (cmd, cmdArgs, options = {}) =>
 	execFileSync(cmd, cmdArgs, { stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 256 * 1024 * 1024, ...options });
 /** A tool's version from what it prints (pdftotext prints it on stderr). */
@@ -55,7 +56,7 @@ function soffice(src, format) {
 
 /** Chromium prints `html` to PDF (no header or footer; @page sets size and margins). */
 function chromium(html) {
-	const out = path.join(TMP, `${path.basename(html, '.html')}-${Date.now()}.pdf`);
+	const out = path.join(TMP, `${path.basename(html, '.html')}-${++seq}.pdf`);
 	const profile = mkdtempSync(path.join(TMP, 'chromium-'));
 	run('chromium', [
 		'--headless',
@@ -83,8 +84,8 @@ function ghostscript(ps) {
 
 /** qpdf from one fixture's bytes to new bytes; `flags` go before the input file, `after` between it and the output. */
 function qpdf(input, flags, after = []) {
-	const inFile = path.join(TMP, `qpdf-in-${Date.now()}.pdf`);
-	const outFile = path.join(TMP, `qpdf-out-${Date.now()}.pdf`);
+	const inFile = path.join(TMP, `qpdf-in-${++seq}.pdf`);
+	const outFile = path.join(TMP, `qpdf-out-${seq}.pdf`);
 	writeFileSync(inFile, input);
 	try {
 		run('qpdf', [...flags, inFile, ...after, outFile]);
