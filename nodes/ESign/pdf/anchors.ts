@@ -4,7 +4,7 @@ import { boxOf } from './layout';
 /**
  * Anchors: a text already in the document that a field is placed next to. Matching ignores case and treats any
  * run of white-space as one space; a match inside a longer word does not count ("Date" is not found in
- * "Update"), where the anchor's own ends are letters or digits.
+ * "Update"), where the anchor's own ends are letters or digits, and neither does one inside a text tag.
  */
 
 const WORD = /[\p{L}\p{N}]/u;
@@ -47,8 +47,11 @@ export function findAnchor(lines: TextLine[], page: number, anchor: string): Anc
 	const matches: AnchorMatch[] = [];
 	for (const line of lines) {
 		const { text, from } = normalise(line);
+		// Text inside a tag ({{signature:1}}) is the tag's, not the document's: "Signature:" is not found there.
+		const tags = [...text.matchAll(/\{ ?\{[^{}]*\} ?\}/g)].map((m) => [m.index, m.index + m[0].length]);
 		for (let at = text.indexOf(wanted); at >= 0; at = text.indexOf(wanted, at + 1)) {
 			const end = at + wanted.length;
+			if (tags.some(([start, stop]) => at < stop && end > start)) continue;
 			if (wordStart && at > 0 && WORD.test(text[at - 1])) continue;
 			if (wordEnd && end < text.length && WORD.test(text[end])) continue;
 			matches.push({ page, box: boxOf(line, from[at], from[end - 1] + 1) });
