@@ -151,8 +151,7 @@ export class CMap {
 	}
 
 	/** Splits a string of a composite font into codes (9.7.6.2): the shortest codespace match wins. */
-	codes(bytes: Uint8Array): Array<{ code: number; length: number }> {
-		const out: Array<{ code: number; length: number }> = [];
+	codes(bytes: Uint8Array, each: (code: number, length: number) => void): void {
 		const spaces = this.codespaces;
 		for (let i = 0; i < bytes.length; ) {
 			let code = 0;
@@ -173,10 +172,9 @@ export class CMap {
 				for (let k = 0; k < n && i + k < bytes.length; k++) code = code * 256 + bytes[i + k];
 				matched = n;
 			}
-			out.push({ code, length: matched });
+			each(code, matched);
 			i += matched;
 		}
-		return out;
 	}
 
 	/** Single-byte codes only (a ToUnicode of a simple font, or a one-byte encoding CMap). */

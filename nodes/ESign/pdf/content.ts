@@ -47,25 +47,8 @@ export class ContentRunner {
 		private readonly sink: (glyph: PlacedGlyph) => void,
 	) {}
 
-	/** Runs one page: its /Contents (a stream or an array of streams, read as one) under `display`. */
-	async runPage(contents: PdfObject | undefined, resources: PdfDict | undefined, display: Matrix): Promise<void> {
-		const resolved = await this.doc.resolve(contents);
-		const parts = Array.isArray(resolved) ? resolved : [resolved];
-		const chunks: Uint8Array[] = [];
-		for (const part of parts.slice(0, 10_000)) {
-			const stream = await this.doc.resolve(part);
-			if (stream instanceof PdfStream) chunks.push(await this.doc.streamData(stream));
-		}
-		// Operators may be split across the streams of one page, so they are read as one (joined by a space).
-		let total = 0;
-		for (const chunk of chunks) total += chunk.length + 1;
-		const data = new Uint8Array(total);
-		let at = 0;
-		for (const chunk of chunks) {
-			data.set(chunk, at);
-			at += chunk.length;
-			data[at++] = 32;
-		}
+	/** Runs one page's content (as `pageContent` gives it) under `display`. */
+	async runPage(data: Uint8Array, resources: PdfDict | undefined, display: Matrix): Promise<void> {
 		await this.run(data, resources, this.initialState(display), 0, new Set());
 	}
 
@@ -104,6 +87,7 @@ export class ContentRunner {
 	private async run(data: Uint8Array, resources: PdfDict | undefined, start: GraphicsState, depth: number, forms: Set<string>): Promise<void> {
 		this.charge(data.length);
 		const lexer = new Lexer(data);
+		lexer.useScratch();
 		const stack: GraphicsState[] = [];
 		let gs: GraphicsState = { ...start };
 		let tm: Matrix = IDENTITY;
@@ -114,30 +98,48 @@ export class ContentRunner {
 			tlm = multiply([1, 0, 0, 1, tx, ty], tlm);
 			tm = tlm;
 		};
-		const show = (bytes: Uint8Array) => {
-			if (!gs.font) return;
-			const glyphs: Glyph[] = gs.font.glyphs(bytes);
-			const m = multiply(tm, gs.ctm);
+		// One glyph record, refilled for every glyph: the sink reads it at once and keeps numbers, not the object.
+		const placed: PlacedGlyph = { text: '', x: 0, y: 0, ax: 0, ay: 0, hx: 0, hy: 0 };
+		let m: Matrix = IDENTITY;
+		let advance = 0;
+		let vertical = false;
+		const each = (glyph: Glyph) => {
 			const { size, scale, rise, charSpacing, wordSpacing } = gs;
-			const vertical = gs.font.vertical;
-			let advance = 0;
-			for (const glyph of glyphs) {
-				const own = glyph.width * size * (vertical ? 1 : scale);
-				const px = vertical ? 0 : advance;
-				const py = vertical ? rise - advance : rise;
-				this.sink({
-					text: glyph.text,
-					x: m[0] * px + m[2] * py + m[4],
-					y: m[1] * px + m[3] * py + m[5],
-					ax: vertical ? -m[2] * own : m[0] * own,
-					ay: vertical ? -m[3] * own : m[1] * own,
-					hx: m[2] * size,
-					hy: m[3] * size,
-				});
-				const spacing = charSpacing + (glyph.wordSpace ? wordSpacing : 0);
-				advance += vertical ? glyph.width * size + spacing : (glyph.width * size + spacing) * scale;
-			}
-			tm = vertical ? multiply([1, 0, 0, 1, 0, -advance], tm) : multiply([1, 0, 0, 1, advance, 0], tm);
+			const own = glyph.width * size * (vertical ? 1 : scale);
+			const px = vertical ? 0 : advance;
+			const py = vertical ? rise - advance : rise;
+			placed.text = glyph.text;
+			placed.x = m[0] * px + m[2] * py + m[4];
+			placed.y = m[1] * px + m[3] * py + m[5];
+			placed.ax = vertical ? -m[2] * own : m[0] * own;
+			placed.ay = vertical ? -m[3] * own : m[1] * own;
+			placed.hx = m[2] * size;
+			placed.hy = m[3] * size;
+			this.sink(placed);
+			const spacing = charSpacing + (glyph.wordSpace ? wordSpacing : 0);
+			advance += vertical ? glyph.width * size + spacing : (glyph.width * size + spacing) * scale;
+		};
+		// A text-showing operator: strings and TJ's adjustments advance along the text line from the current Tm, which
+		// moves once at the end (9.4.3, 9.4.4).
+		const begin = () => {
+			m = multiply(tm, gs.ctm);
+			advance = 0;
+			vertical = gs.font?.vertical === true;
+		};
+		const show = (bytes: Uint8Array) => {
+			if (gs.font) gs.font.decode(bytes, each);
+		};
+		const end = () => {
+			const [a, b, c, d, e, f] = tm;
+			const tx = vertical ? 0 : advance;
+			const ty = vertical ? -advance : 0;
+			tm = [a, b, c, d, e + tx * a + ty * c, f + tx * b + ty * d];
+		};
+		const showOne = (bytes: PdfObject | undefined) => {
+			if (!(bytes instanceof Uint8Array)) return;
+			begin();
+			show(bytes);
+			end();
 		};
 		for (;;) {
 			const tok = lexer.next();
@@ -198,27 +200,26 @@ export class ContentRunner {
 					moveLine(0, -gs.leading);
 					break;
 				case 'Tj':
-					if (ops[0] instanceof Uint8Array) show(ops[0]);
+					showOne(ops[0]);
 					break;
 				case "'":
 					moveLine(0, -gs.leading);
-					if (ops[0] instanceof Uint8Array) show(ops[0]);
+					showOne(ops[0]);
 					break;
 				case '"':
 					gs.wordSpacing = num(0);
 					gs.charSpacing = num(1);
 					moveLine(0, -gs.leading);
-					if (ops[2] instanceof Uint8Array) show(ops[2]);
+					showOne(ops[2]);
 					break;
 				case 'TJ':
 					if (Array.isArray(ops[0])) {
+						begin();
 						for (const item of ops[0]) {
 							if (item instanceof Uint8Array) show(item);
-							else if (isNumber(item)) {
-								const shift = (-item / 1000) * gs.size;
-								tm = gs.font?.vertical ? multiply([1, 0, 0, 1, 0, shift], tm) : multiply([1, 0, 0, 1, shift * gs.scale, 0], tm);
-							}
+							else if (isNumber(item)) advance += vertical ? (item / 1000) * gs.size : (-item / 1000) * gs.size * gs.scale;
 						}
+						end();
 					}
 					break;
 				case 'gs':
@@ -232,6 +233,7 @@ export class ContentRunner {
 					break;
 			}
 			ops.length = 0;
+			lexer.release();
 		}
 	}
 
@@ -264,6 +266,29 @@ export class ContentRunner {
 		if (key) chain.add(key);
 		await this.run(data, own instanceof PdfDict ? own : resources, state, depth + 1, chain);
 	}
+}
+
+/** A page's /Contents (a stream or an array of streams) decoded and read as one, as the format says (joined by a
+ * space: operators may be split across the streams of one page). */
+export async function pageContent(doc: PdfDocument, contents: PdfObject | undefined): Promise<Uint8Array> {
+	const resolved = await doc.resolve(contents);
+	const parts = Array.isArray(resolved) ? resolved : [resolved];
+	const chunks: Uint8Array[] = [];
+	for (const part of parts.slice(0, 10_000)) {
+		const stream = await doc.resolve(part);
+		if (stream instanceof PdfStream) chunks.push(await doc.streamData(stream));
+	}
+	if (chunks.length === 1) return chunks[0];
+	let total = 0;
+	for (const chunk of chunks) total += chunk.length + 1;
+	const data = new Uint8Array(total);
+	let at = 0;
+	for (const chunk of chunks) {
+		data.set(chunk, at);
+		at += chunk.length;
+		data[at++] = 32;
+	}
+	return data;
 }
 
 /** An operand: numbers, strings, names, arrays and dictionaries (nesting bounded). */

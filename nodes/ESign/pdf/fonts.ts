@@ -20,7 +20,8 @@ export interface Glyph {
 }
 
 export interface PdfFont {
-	glyphs(bytes: Uint8Array): Glyph[];
+	/** Calls `each` for every glyph of a string, in order (no arrays: this runs for every glyph of a document). */
+	decode(bytes: Uint8Array, each: (glyph: Glyph) => void): void;
 	vertical: boolean;
 }
 
@@ -126,7 +127,9 @@ async function simpleFont(doc: PdfDocument, dict: PdfDict, subtype: string): Pro
 	}
 	return {
 		vertical: false,
-		glyphs: (bytes) => Array.from(bytes, (b) => table[b]),
+		decode: (bytes, each) => {
+			for (let k = 0; k < bytes.length; k++) each(table[bytes[k]]);
+		},
 	};
 }
 
@@ -167,14 +170,27 @@ async function compositeFont(doc: PdfDocument, dict: PdfDict): Promise<PdfFont> 
 	}
 	const toUnicode = await toUnicodeOf(doc, dict);
 	const vertical = cmap.vertical;
+	// One glyph object per code, made on first use (a CJK font has many codes, a document uses few).
+	const known = new Map<number, Glyph>();
+	const glyphOf = (code: number, length: number): Glyph => {
+		const key = code * 8 + length;
+		let glyph = known.get(key);
+		if (!glyph) {
+			const width = vertical ? 1000 : widths.get(cmap.cid(code)) ?? defaultWidth;
+			glyph = { width: width / 1000, text: toUnicode?.unicode(code) ?? '\ufffd', wordSpace: length === 1 && code === 32 };
+			if (known.size < 65536) known.set(key, glyph);
+		}
+		return glyph;
+	};
 	return {
 		vertical,
-		glyphs: (bytes) =>
-			cmap.codes(bytes).map(({ code, length }) => {
-				const id = cmap.cid(code);
-				const width = vertical ? 1000 : widths.get(id) ?? defaultWidth;
-				return { width: width / 1000, text: toUnicode?.unicode(code) ?? '\ufffd', wordSpace: length === 1 && code === 32 };
-			}),
+		decode: (bytes, each) => {
+			if (cmap.identity) {
+				for (let k = 0; k + 1 < bytes.length; k += 2) each(glyphOf((bytes[k] << 8) | bytes[k + 1], 2));
+				return;
+			}
+			cmap.codes(bytes, (code, length) => each(glyphOf(code, length)));
+		},
 	};
 }
 

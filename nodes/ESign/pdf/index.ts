@@ -1,4 +1,4 @@
-import { ContentRunner } from './content';
+import { ContentRunner, pageContent } from './content';
 import type { PdfLimits } from './document';
 import { DEFAULT_LIMITS, PdfDocument } from './document';
 import type { TextLine } from './layout';
@@ -13,6 +13,8 @@ export type { PdfErrorKind } from './objects';
 export type { PdfLimits } from './document';
 export { DEFAULT_LIMITS } from './document';
 
+const READ_AHEAD = 4;
+
 /** A page's size as displayed (points; CropBox turned by Rotate). */
 export interface PageSize {
 	number: number;
@@ -26,10 +28,29 @@ export interface PageSize {
  * page's text at a time.
  */
 export class PdfText {
+	/** The next pages' content, decoded while this one is read (Flate runs off the main thread). */
+	private readonly ahead = new Map<number, Promise<Uint8Array>>();
+
 	private constructor(
 		private readonly doc: PdfDocument,
 		private readonly pageList: PdfPage[],
 	) {}
+
+	private content(number: number): Promise<Uint8Array> {
+		const ready = this.ahead.get(number);
+		this.ahead.delete(number);
+		return ready ?? pageContent(this.doc, this.pageList[number - 1].dict.get('Contents'));
+	}
+
+	/** Starts decoding the next few pages (a bounded window: memory stays a few pages' content). */
+	private readAhead(number: number): void {
+		for (let next = number + 1; next <= Math.min(number + READ_AHEAD, this.pageList.length); next++) {
+			if (this.ahead.has(next)) continue;
+			const data = pageContent(this.doc, this.pageList[next - 1].dict.get('Contents'));
+			data.catch(() => undefined); // read (and its error reported) when that page is asked for
+			this.ahead.set(next, data);
+		}
+	}
 
 	static async open(bytes: Uint8Array, limits: Partial<PdfLimits> = {}): Promise<PdfText> {
 		const merged = { ...DEFAULT_LIMITS, ...limits };
@@ -50,9 +71,12 @@ export class PdfText {
 	async lines(pageNumber: number, keep?: (line: TextLine) => boolean): Promise<TextLine[]> {
 		const page = this.pageList[pageNumber - 1];
 		if (!page) return [];
+		const content = this.content(pageNumber);
+		this.readAhead(pageNumber);
+		const data = await content;
 		const builder = new LineBuilder(keep);
 		const runner = new ContentRunner(this.doc, builder.add);
-		await runner.runPage(page.dict.get('Contents'), page.resources, displayMatrix(page));
+		await runner.runPage(data, page.resources, displayMatrix(page));
 		builder.flush();
 		return builder.lines;
 	}

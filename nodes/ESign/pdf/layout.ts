@@ -4,7 +4,7 @@ import type { PlacedGlyph } from './content';
  * Lines of text from glyphs in content order, as readers rebuild them: a glyph continues the line when it runs in
  * the same direction on the same baseline without stepping back; a gap wider than 15 % of the font size reads as a
  * space. Boxes are em boxes (from 0.2 em below the baseline to 0.8 em above it, across the glyph's own advance),
- * on the displayed page.
+ * on the displayed page; they are worked out only for the text a search asks about.
  */
 
 export interface Box {
@@ -16,9 +16,10 @@ export interface Box {
 
 export interface TextLine {
 	text: string;
-	/** per UTF-16 unit of `text`: the index of its glyph box in `boxes`, or -1 for a space the gap implied */
+	/** per UTF-16 unit of `text`: the index of its glyph, or -1 for a space the gap implied */
 	glyphOf: number[];
-	boxes: Box[];
+	/** six numbers per glyph: origin x, y, advance vector, height vector */
+	glyphs: number[];
 	/** the line's font size (of its first glyph) */
 	size: number;
 }
@@ -26,31 +27,26 @@ export interface TextLine {
 const DESCENT = 0.2;
 const ASCENT = 0.8;
 
-export function emBox(g: PlacedGlyph): Box {
+/** The em box of glyph `index` of a line. */
+export function emBox(line: TextLine, index: number): Box {
+	const g = line.glyphs;
+	const at = index * 6;
+	const [x, y, ax, ay, hx, hy] = [g[at], g[at + 1], g[at + 2], g[at + 3], g[at + 4], g[at + 5]];
 	let left = Infinity;
 	let top = Infinity;
 	let right = -Infinity;
 	let bottom = -Infinity;
 	for (const s of [0, 1]) {
 		for (const t of [-DESCENT, ASCENT]) {
-			const x = g.x + s * g.ax + t * g.hx;
-			const y = g.y + s * g.ay + t * g.hy;
-			if (x < left) left = x;
-			if (x > right) right = x;
-			if (y < top) top = y;
-			if (y > bottom) bottom = y;
+			const px = x + s * ax + t * hx;
+			const py = y + s * ay + t * hy;
+			if (px < left) left = px;
+			if (px > right) right = px;
+			if (py < top) top = py;
+			if (py > bottom) bottom = py;
 		}
 	}
 	return { left, top, right, bottom };
-}
-
-export function unionBox(boxes: Box[]): Box {
-	return {
-		left: Math.min(...boxes.map((b) => b.left)),
-		top: Math.min(...boxes.map((b) => b.top)),
-		right: Math.max(...boxes.map((b) => b.right)),
-		bottom: Math.max(...boxes.map((b) => b.bottom)),
-	};
 }
 
 export class LineBuilder {
@@ -83,20 +79,20 @@ export class LineBuilder {
 			if (!sameDirection || across > 0.3 * limit || along < -0.5 * limit) {
 				this.flush();
 				line = undefined;
-			} else if (along > 0.15 * limit && !/\s$/.test(line.text) && !/^\s/.test(g.text)) {
+			} else if (along > 0.15 * limit && line.text.length && !/\s/.test(line.text[line.text.length - 1]) && !/^\s/.test(g.text)) {
 				line.text += ' ';
 				line.glyphOf.push(-1);
 			}
 		}
 		if (!line) {
-			line = { text: '', glyphOf: [], boxes: [], size };
+			line = { text: '', glyphOf: [], glyphs: [], size };
 			this.current = line;
 			this.dx = dx;
 			this.dy = dy;
 			this.size = size;
 		}
-		const index = line.boxes.length;
-		line.boxes.push(emBox(g));
+		const index = line.glyphs.length / 6;
+		line.glyphs.push(g.x, g.y, g.ax, g.ay, g.hx, g.hy);
 		line.text += g.text;
 		for (let k = 0; k < g.text.length; k++) line.glyphOf.push(index);
 		this.endX = g.x + g.ax;
@@ -109,12 +105,18 @@ export class LineBuilder {
 	}
 }
 
-/** The box of `text.slice(start, end)` of a line: the union of its glyphs' boxes. */
+/** The box of `text.slice(start, end)` of a line: the union of its glyphs' em boxes. */
 export function boxOf(line: TextLine, start: number, end: number): Box {
-	const boxes: Box[] = [];
+	let box: Box | undefined;
+	let last = -1;
 	for (let i = start; i < end; i++) {
 		const index = line.glyphOf[i];
-		if (index >= 0 && (boxes.length === 0 || line.boxes[index] !== boxes[boxes.length - 1])) boxes.push(line.boxes[index]);
+		if (index < 0 || index === last) continue;
+		last = index;
+		const b = emBox(line, index);
+		box = box
+			? { left: Math.min(box.left, b.left), top: Math.min(box.top, b.top), right: Math.max(box.right, b.right), bottom: Math.max(box.bottom, b.bottom) }
+			: b;
 	}
-	return boxes.length ? unionBox(boxes) : { left: 0, top: 0, right: 0, bottom: 0 };
+	return box ?? { left: 0, top: 0, right: 0, bottom: 0 };
 }

@@ -34,12 +34,29 @@ export const hexValue = (c: number) => HEX[c];
 /** Reads tokens from bytes; `value` holds the last token's number, bytes (strings) or text (names, keywords). */
 export class Lexer {
 	value: number | Uint8Array | string = 0;
+	/**
+	 * Content streams: hex strings are decoded into this shared buffer and handed out as views, valid until
+	 * `release()` (called once per operator). Real content has hundreds of thousands of short strings, and an
+	 * allocation each was the reader's largest cost.
+	 */
+	private scratch: Uint8Array | undefined;
+	private scratchUsed = 0;
 
 	constructor(
 		readonly data: Uint8Array,
 		public pos = 0,
 		readonly end = data.length,
 	) {}
+
+	/** Hands hex strings out of a shared buffer (content streams; see `scratch`). */
+	useScratch(): void {
+		this.scratch = new Uint8Array(256);
+	}
+
+	/** The strings handed out so far are no longer used. */
+	release(): void {
+		this.scratchUsed = 0;
+	}
 
 	skipWhite(): void {
 		const { data, end } = this;
@@ -221,19 +238,34 @@ export class Lexer {
 	private hexString(): Uint8Array {
 		const { data, end } = this;
 		let pos = this.pos;
-		const out: number[] = [];
+		let stop = pos;
+		while (stop < end && data[stop] !== 62) stop++;
+		const size = (stop - pos + 1) >> 1;
+		let out: Uint8Array;
+		let n = 0;
+		if (this.scratch) {
+			if (this.scratchUsed + size > this.scratch.length) {
+				// Views handed out keep the old buffer alive; a new one serves the rest.
+				this.scratch = new Uint8Array(Math.max(this.scratch.length * 2, size * 2));
+				this.scratchUsed = 0;
+			}
+			out = this.scratch;
+			n = this.scratchUsed;
+		} else out = new Uint8Array(size);
+		const first = n;
 		let high = -1;
-		while (pos < end && data[pos] !== 62) {
-			const v = HEX[data[pos++]];
+		for (; pos < stop; pos++) {
+			const v = HEX[data[pos]];
 			if (v < 0) continue;
 			if (high < 0) high = v;
 			else {
-				out.push(high * 16 + v);
+				out[n++] = high * 16 + v;
 				high = -1;
 			}
 		}
-		if (high >= 0) out.push(high * 16);
-		this.pos = Math.min(pos + 1, end);
-		return Uint8Array.from(out);
+		if (high >= 0) out[n++] = high * 16;
+		this.pos = Math.min(stop + 1, end);
+		if (this.scratch) this.scratchUsed = n;
+		return out.subarray(first, n);
 	}
 }
