@@ -25,6 +25,7 @@ const STRICT_SUITES = [
 	'test/ESignTrigger/**/*.test.ts',
 	'test/ESign/document/document.test.ts',
 	'test/ESign/document/createAndSend.test.ts',
+	'test/ESign/document/tags.test.ts',
 	'test/ESign/signer/*.test.ts',
 	'test/ESign/field/*.test.ts',
 	'test/ESign/template/*.test.ts',

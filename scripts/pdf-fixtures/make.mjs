@@ -174,7 +174,28 @@ const ADDED_BY_UPDATE = [{ page: 2, text: '{{stamp:2}}', note: 'only in the incr
 
 const SHIFT = '% inserted: every offset below is now wrong\n';
 
+// The contract the README, the examples and the e2e show: white tags for two signers on a LibreOffice document.
+const WEBSITE_TAGS = [
+	{ page: 2, text: '{{text:1:Company name}}', note: 'white, table cell on a signature line' },
+	{ page: 2, text: '{{signature:1____}}', note: 'white, 28 pt, padded with underscores' },
+	{ page: 2, text: '{{name:1}}', note: 'white' },
+	{ page: 2, text: '{{date:1}}', note: 'white' },
+	{ page: 2, text: '{{checkbox:1:n:No portfolio}}', note: 'white, 14 pt, after a sentence' },
+	{ page: 2, text: '{{signature:2____}}', note: 'white, 28 pt' },
+	{ page: 2, text: '{{name:2}}', note: 'white' },
+	{ page: 2, text: '{{date:2}}', note: 'white' },
+];
+
 const FIXTURES = [
+	{
+		file: 'website-contract.pdf',
+		producer: 'libreoffice-odt',
+		how: 'soffice --convert-to pdf src/website-contract.fodt (Writer, default PDF export); the sandbox serves it as the sample tagged-contract.pdf',
+		features: ['classic xref table', 'TrueType subset fonts', 'white tags', 'table', 'A4'],
+		make: () => pinVolatile(readFileSync(soffice(path.join(SRC, 'website-contract.fodt'), 'pdf')), EPOCH),
+		tags: WEBSITE_TAGS,
+		braces: [],
+	},
 	{
 		file: 'agreement-libreoffice.pdf',
 		producer: 'libreoffice-odt',

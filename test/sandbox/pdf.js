@@ -4,6 +4,8 @@
  * file-type detection by magic bytes, page counting, and the signed PDF produced on completion.
  */
 
+const fs = require('node:fs');
+const path = require('node:path');
 const zlib = require('node:zlib');
 const { PDFDocument, PDFName, StandardFonts, concatTransformationMatrix, popGraphicsState, pushGraphicsState, rgb } = require('pdf-lib');
 const { displayToUser, pageView } = require('./pageView');
@@ -149,6 +151,8 @@ async function makeTextPdf({ title, pages, size }) {
 	return Buffer.from(await pdf.save());
 }
 
+const TAGGED_CONTRACT = path.join(__dirname, '..', 'fixtures', 'pdf', 'website-contract.pdf');
+
 let samplesPromise;
 
 /** Sample files served at /__sandbox/samples/:name; generated once per process. */
@@ -160,6 +164,9 @@ function getSamples() {
 			'contract.pdf': file(await makeTextPdf({ title: 'Sample Contract', pages: 2, size: LETTER }), 'application/pdf'),
 			'one-page.pdf': file(await makeTextPdf({ title: 'One-Page Agreement', pages: 1, size: LETTER }), 'application/pdf'),
 			'a4.pdf': file(await makeTextPdf({ title: 'A4 Agreement', pages: 1, size: A4 }), 'application/pdf'),
+			// A LibreOffice document with white text tags for two signers (test/fixtures/pdf, made by
+			// scripts/make-pdf-fixtures.sh): what the README's text-tags example and the e2e use.
+			'tagged-contract.pdf': file(fs.readFileSync(TAGGED_CONTRACT), 'application/pdf'),
 			'photo.png': file(png, 'image/png'),
 			'photo.jpg': file(TINY_JPEG, 'image/jpeg'),
 			'notes.txt': file(Buffer.from('These notes are plain text, not a PDF, PNG or JPG.\n'), 'text/plain; charset=UTF-8'),
