@@ -124,7 +124,7 @@ describe('Document → Create and Send from text tags', () => {
 		await clearLog(sb);
 		const res = await esign(sb, createAndSend(), { input: fileInput(pdf) });
 		expect(res.error.message).toMatch(/^4 text tags in the file in binary field "data" \(website-contract\.pdf\) cannot be used: Tag \{\{signature:3\}\} on page 1: it names signer 3, but "Signers" has 2/);
-		expect(res.error.description.split('\n')).toEqual([
+		expect(String(res.error.description).split('\n')).toEqual([
 			'Tag {{signature:3}} on page 1: it names signer 3, but "Signers" has 2 (1 = the first)',
 			'Tag {{dropdown:1:Plan}} on page 2: a dropdown needs its options, separated by | (e.g. {{dropdown:1:Basic|Pro}})',
 			'Tag {{sticker:2}} on page 2: "sticker" is not a field type (use one of signature, initials, name, email, date, text, textarea, checkbox, dropdown, stamp)',
