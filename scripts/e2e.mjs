@@ -18,6 +18,7 @@ import { answeredBeforeRun, credentialTests, examplesRun, pollEnded, pollingFire
 import { createInstance } from './lib/instance.mjs';
 import { ensureChromium, takeScreenshots } from './lib/screenshots.mjs';
 import { corpusChecks } from './lib/corpus.mjs';
+import { signedPagePicture } from './lib/textTags.mjs';
 import { callTools, reply, startScriptedModel, toolAnswers } from '../test/support/scriptedModel.mjs';
 
 const ORDER = (process.env.E2E_LINES || '2,1').split(',').map((s) => s.trim()).filter(Boolean);
@@ -192,6 +193,12 @@ async function runLine(line, tarball) {
 			return `credential "${CREDENTIAL.name}" ${credential.id}`;
 		});
 		if (imported) await examplesRun(check, `${tag} 2.`, n8n, site);
+		// What text tags do, for the docs: example 8's signed contract, its signature page as a picture (2.x only).
+		if (imported && line === '2') {
+			await check(`${tag} 2. text tags: the signed contract's signature page as a picture (docs/text-tags-signed.png)`, async () =>
+				signedPagePicture(path.join(DOCS_DIR, 'text-tags-signed.png'), say),
+			);
+		}
 
 		// 3. Trigger: active, fired by the sandbox's real signed document.completed.
 		const sign = async () => {

@@ -37,7 +37,8 @@ const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 const EXPECTED = {
 	esignCorpus01Lifecycle: {
 		// Add Signer reads its signer back (GET /signers), then Get signers; Remind one names the signer in its body.
-		routes: { upload: 1, getDocument: 1, update: 1, addSigner: 1, listSigners: 2, saveFields: 1, listFields: 1, send: 1, remind: 1, getFile: 1, getAudit: 1 },
+		// Place fields (bottom-left coordinates) reads the draft's file for its page heights (issue 37), then Download.
+		routes: { upload: 1, getDocument: 1, update: 1, addSigner: 1, listSigners: 2, saveFields: 1, listFields: 1, send: 1, remind: 1, getFile: 2, getAudit: 1 },
 		async verify({ site, runData, outbox }) {
 			const docId = String(nodeOutput(runData, 'Upload')[0]?.json?.id ?? '');
 			assert(docId, 'Upload gave no id');
@@ -45,8 +46,9 @@ const EXPECTED = {
 			assert(doc?.status === 'sent' && doc.title === 'Corpus lease (final)', `document ${docId}: ${doc?.status}, "${doc?.title}"`);
 			const fields = (await site.call('GET', `/documents/${docId}/fields`)).body;
 			assert(same(fields.map((f) => `${f.field_type} p${f.page_number}`).sort(), ['initials p2', 'signature p2']), `fields on the site: ${JSON.stringify(fields).slice(0, 300)}`);
-			// Bottom-left origin on an A4 page (842 pt): y = 842 − 120 − the field's height, so well below 842 − 120.
-			assert(fields.every((f) => Number(f.position_y) < 722 && Number(f.position_y) > 600), `positions: ${fields.map((f) => f.position_y)}`);
+			// Bottom-left origin: the workflow says A4 (842 pt), the PDF's own page is Letter (792 pt), which wins since
+			// issue 37: y = 792 − 120 − the field's height (initials 50, signature 60).
+			assert(same(fields.map((f) => Number(f.position_y)).sort(), [612, 622]), `positions: ${fields.map((f) => f.position_y)}`);
 			assert(same(mailsTo(outbox, docId, 'reminder'), ['ann@example.org']), `reminders: ${JSON.stringify(mailsTo(outbox, docId, 'reminder'))}`);
 			const file = nodeOutput(runData, 'Download')[0]?.binary?.signed;
 			assert(file?.fileName === 'corpus-lease.pdf' && file.mimeType === 'application/pdf', `Download binary "signed": ${JSON.stringify(file ?? null).slice(0, 200)}`);
@@ -90,6 +92,25 @@ const EXPECTED = {
 			assert(doc?.status === 'draft' && doc.title === 'Corpus lease from template', `document ${docId}: ${doc?.status}, "${doc?.title}"`);
 			assert(mailsTo(outbox, docId, 'invitation').length === 0, 'Send is off, yet invitations went out');
 			return `draft ${docId} from the template, not sent`;
+		},
+	},
+	esignCorpus08TextTags: {
+		// Two Adds read their signer back; Replace All from tags reads the draft's file and its signers; Replace All by
+		// anchor texts reads the file; Create and Send reads its signers back once.
+		routes: { upload: 2, addSigner: 4, listSigners: 4, getFile: 2, saveFields: 3, send: 1 },
+		async verify({ site, runData }) {
+			const draftId = String(nodeOutput(runData, 'Upload')[0]?.json?.id ?? '');
+			const fromTags = nodeOutput(runData, 'Fields from tags')[0]?.json;
+			assert(fromTags?.field_count === 8, `Fields from tags: ${JSON.stringify(fromTags).slice(0, 200)}`);
+			const fields = (await site.call('GET', `/documents/${draftId}/fields`)).body;
+			// The anchor rows replaced the tags' fields: one signature below "Signature:" (occurrence 1), a text after each "Date:".
+			const named = fields.map((f) => `${f.field_type} ${f.field_name}`).sort();
+			assert(same(named, ['signature Client signature', 'text Provider note', 'text Provider note']), `fields on the draft: ${named.join(', ')}`);
+			const sentId = String(nodeOutput(runData, 'Create and send from tags')[0]?.json?.id ?? '');
+			const sent = await site.document(sentId);
+			const sentFields = (await site.call('GET', `/documents/${sentId}/fields`)).body;
+			assert(sent?.status === 'sent' && sentFields.length === 8, `document ${sentId}: ${sent?.status}, ${sentFields.length} fields`);
+			return `draft ${draftId}: 8 fields from tags, then 3 by anchor texts; document ${sentId} sent with 8 fields from its tags`;
 		},
 	},
 	esignCorpus07Family: {

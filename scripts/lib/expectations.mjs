@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { secs } from './esign.mjs';
+import { signedOverTags } from './textTags.mjs';
 import { buildAndPack, stopChildren, stopServers } from './runtime.mjs';
 import { currentWaits } from './waits.mjs';
 
@@ -231,6 +232,17 @@ export const EXPECTED = {
 			const invited = mailsTo(outbox, docId, 'invitation');
 			assert(invited.length === 2, `invitations in the outbox: ${JSON.stringify(invited)}`);
 			return `document ${docId} sent, invitations to ${invited.join(', ')}`;
+		},
+	},
+	esignExample0008: {
+		// Create and Send from the PDF's text tags; the sandbox-only nodes sign for both signers; Download gets the signed PDF.
+		routes: { upload: 1, addSigner: 2, listSigners: 1, saveFields: 1, send: 1, getFile: 1 },
+		async verify({ site, runData }) {
+			const docId = String(nodeOutput(runData, 'Create and send from tags')[0]?.json?.id ?? '');
+			assert(docId, 'Create and send from tags gave no id');
+			const download = nodeOutput(runData, 'Download signed PDF');
+			assert(download.length === 1 && download[0]?.binary?.data?.mimeType === 'application/pdf', `Download signed PDF: ${JSON.stringify(download.map((d) => d.binary?.data?.mimeType))}`);
+			return `document ${docId}: ${await signedOverTags(site, docId)}`;
 		},
 	},
 	esignExample0005: {
