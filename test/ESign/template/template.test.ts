@@ -176,6 +176,27 @@ describe('Template → Create Document', () => {
 		}
 	});
 
+	test('Map Automatically takes every input field named like a variable, also one whose row was removed (the editor stored removed: true on all of them before), and skips empty ones', async () => {
+		// The schema as n8n 2.41.1 stored it for this parameter with addAllFields: false, then Map Automatically:
+		// every row removed. The mode shows no rows, so removed flags do not count there.
+		const rental = await templateNamed('Rental Agreement');
+		const schema = rental.variables.map((v) => ({ id: v.key, displayName: `${v.label} (${v.key})`, required: false, defaultMatch: false, display: true, canBeUsedToMatch: false, type: 'string', removed: true }));
+		await clearLog(sb);
+		const res = await esign(
+			sb,
+			{
+				resource: 'template',
+				operation: 'createDocument',
+				templateId: rl(rental.id),
+				variables: { mappingMode: 'autoMapInputData', value: {}, matchingColumns: [], schema, attemptToConvertTypes: false, convertFieldsToString: false },
+				send: false,
+			},
+			{ input: [{ json: { client_name: 'Cy Client', property_address: '', appointment_date: null, unrelated: 'x' } }] },
+		);
+		expect(res.error).toBeUndefined();
+		expect((await createBody()).variables).toEqual({ client_name: 'Cy Client' });
+	});
+
 	test('send off leaves a draft and emails nobody', async () => {
 		const rental = await templateNamed('Rental Agreement');
 		const res = await esign(sb, {

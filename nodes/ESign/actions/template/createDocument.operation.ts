@@ -126,13 +126,14 @@ export const description = updateDisplayOptions(displayOptions, properties);
  * - Map Each Column Manually: a row left empty is not in `value` at all: the editor stores an emptied row as null
  *   (`fieldValueChanged`) and drops nulls before saving (`pruneParamValues`); a workflow never opened in the editor
  *   has `value: null`. An expression that resolves to "", null or undefined arrives as such here.
- * - Map Automatically: `value` is not read; every input field named like a variable of the stored `schema` that
- *   is not removed is taken, with the same rule for empty values.
+ * - Map Automatically: `value` is not read; every input field named like a variable of the stored `schema` is
+ *   taken, with the same rule for empty values. The mode shows no rows, so a row's `removed` flag (which the
+ *   editor set on every variable while the parameter had `addAllFields: false`) does not count here.
  */
 function readVariables(this: IExecuteFunctions, i: number): IDataObject {
 	const mapper = this.getNodeParameter('variables', i, { mappingMode: 'defineBelow', value: null }) as ResourceMapperValue;
 	const variables: IDataObject = {};
-	const known = new Set((mapper.schema ?? []).filter((column) => !column.removed).map((column) => column.id));
+	const known = new Set((mapper.schema ?? []).map((column) => column.id));
 	const source: IDataObject =
 		mapper.mappingMode === 'autoMapInputData'
 			? Object.fromEntries(Object.entries(this.getInputData()[i].json).filter(([key]) => known.has(key)))
