@@ -106,6 +106,24 @@ describe('copy', () => {
 		},
 	);
 
+	test('every Signers row parameter whose value is a code (a number or a choice) has a hint; so has Signer → Add', () => {
+		const signerLists = allProperties(action.properties).filter((p) => p.name === 'signers' && p.type === 'fixedCollection');
+		const rows = signerLists.flatMap((p) => (p.options as Array<{ values: INodeProperties[] }>)[0].values);
+		const add = action.properties.filter((p) => p.displayOptions?.show?.resource?.includes('signer') && p.displayOptions?.show?.operation?.includes('add'));
+		const coded = [...rows, ...add].filter((p) => p.type === 'number' || p.type === 'options');
+		expect(coded.map((p) => p.name).sort()).toEqual(expect.arrayContaining(['role', 'signingOrder']));
+		expect(signerLists.length).toBe(2);
+		for (const p of coded) expect({ name: p.name, hint: typeof p.hint === 'string' && p.hint.length > 0 }).toEqual({ name: p.name, hint: true });
+		// What 0 means differs: a row's place in the list, or after the signers already on the document.
+		for (const p of rows.filter((r) => r.name === 'signingOrder')) expect(p.hint).toMatch(/0 = this signer’s place in the list/);
+		expect(add.find((p) => p.name === 'signingOrder')?.hint).toMatch(/0 = after the signers already on the document/);
+	});
+
+	test('Template → Create Document: the Title’s hint says what an empty Title gives', () => {
+		const title = action.properties.find((p) => p.name === 'title' && p.displayOptions?.show?.operation?.includes('createDocument'));
+		expect(title?.hint).toMatch(/^Empty: .*template.*date and time/);
+	});
+
 	test.each(descriptions.map((d) => [d.displayName, d] as const))('%s: every boolean’s description starts with "Whether"', (_name, d) => {
 		const booleans = allProperties(d.properties).filter((p) => p.type === 'boolean');
 		expect(booleans.length).toBeGreaterThan(0);
