@@ -106,6 +106,15 @@ describe('copy', () => {
 		},
 	);
 
+	test('Simplify has the description n8n’s UX guidelines give it, word for word, and a hint saying what it keeps', () => {
+		const simplify = allProperties(action.properties).filter((p) => p.name === 'simplify');
+		expect(simplify.length).toBeGreaterThanOrEqual(3);
+		for (const p of simplify) {
+			expect(p.description).toBe('Whether to return a simplified version of the response instead of the raw data');
+			expect(p.hint).toMatch(/^On: at most 10 fields: id, /);
+		}
+	});
+
 	test('every Signers row parameter whose value is a code (a number or a choice) has a hint; so has Signer → Add', () => {
 		const signerLists = allProperties(action.properties).filter((p) => p.name === 'signers' && p.type === 'fixedCollection');
 		const rows = signerLists.flatMap((p) => (p.options as Array<{ values: INodeProperties[] }>)[0].values);
