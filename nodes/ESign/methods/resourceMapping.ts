@@ -3,10 +3,10 @@ import type { IDataObject, ILoadOptionsFunctions, ResourceMapperField, ResourceM
 import { eSignApiRequest } from '../../shared/transport';
 import { idFromInput } from '../../shared/values';
 
+/** A template's variable as the API gives it; its `field_type` does not change the row (see variableField). */
 interface TemplateVariable {
 	key: string;
 	label?: string;
-	field_type?: string;
 }
 
 /**
@@ -23,7 +23,8 @@ const NO_VARIABLES_NOTICE = 'This template has no variables to prefill: its fiel
  * - `removed: false`, with the parameter's `addAllFields: true`: the row is shown from the start
  *   (`setDefaultFieldValues` hides every non-required field only when `addAllFields` is false).
  * - `required: false`: a variable may stay empty (then nothing is sent for it and the template's field keeps its
- *   value); a required row could not be removed and would be flagged as an issue while empty.
+ *   value); a required row could not be removed, and n8n flags it as an issue while empty (n8n-workflow
+ *   NodeHelpers `validateResourceMapperParameter`).
  * - `canBeUsedToMatch: false`, `defaultMatch: false`: mode `add` creates a document, nothing is looked up.
  * - `type: 'string'` for every field type (checkbox fields were `boolean` rows before): the value is written into
  *   the field as text. A `boolean` row starts as `false` (`getDefaultFieldValue`), so every untouched checkbox

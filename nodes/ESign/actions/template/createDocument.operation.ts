@@ -65,8 +65,9 @@ const properties: INodeProperties[] = [
 				// Every variable is a row from the start, as n8n's own mappers show columns (Airtable, Data Table):
 				// with false the editor hid every row behind "Add variable to send" (setDefaultFieldValues).
 				addAllFields: true,
-				// No template chosen yet, or one without variables: the method's notice, not n8n's red "No variables
-				// found in eSign. Retry" (MappingModeSelect's errorMessage shows that for any empty list).
+				// No template chosen yet (the notice above says what to do) or one without variables (the method's
+				// notice), not n8n's red "No variables found in eSign. Retry" (MappingModeSelect's errorMessage shows
+				// that for any empty list).
 				hideNoDataError: true,
 				multiKeyMatch: false,
 				supportAutoMap: true,
