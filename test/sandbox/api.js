@@ -122,7 +122,8 @@ async function dispatch(core, req, url, body, entry, method) {
 		const match = path && router.match(method, path);
 		if (!match) fail(404, 'rest_no_route', 'No route was found matching the URL and request method.');
 		entry.route = match.route.name;
-		const { input, files } = parseInput(req, body, Object.fromEntries(url.searchParams));
+		const { input, files, json } = parseInput(req, body, Object.fromEntries(url.searchParams));
+		if (json) entry.json = json; // what a test checks was sent, or not sent (the log is not persisted)
 		const { user, keyName } = authenticate(core, req, method);
 		entry.keyName = keyName;
 		const ctx = {

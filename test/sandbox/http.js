@@ -65,12 +65,13 @@ function parseMultipart(buffer, contentType) {
 
 /**
  * Turns query + body into one parameter object the way WordPress's get_param() sees it
- * (body wins over query). Malformed JSON → 400 rest_invalid_json.
+ * (body wins over query). Malformed JSON → 400 rest_invalid_json. `json`: the JSON object body as sent, if any.
  */
 function parseInput(req, body, query) {
 	const contentType = String(req.headers['content-type'] || '').toLowerCase();
 	let fields = {};
 	let files = {};
+	let json;
 	const text = body.buffer.length ? body.buffer : null;
 	if (contentType.startsWith('multipart/form-data')) {
 		if (text) ({ fields, files } = parseMultipart(body.buffer, req.headers['content-type']));
@@ -79,12 +80,12 @@ function parseInput(req, body, query) {
 	} else if (text && body.buffer.toString('utf8').trim() !== '') {
 		try {
 			const parsed = JSON.parse(body.buffer.toString('utf8'));
-			if (isPlainObject(parsed)) fields = parsed;
+			if (isPlainObject(parsed)) fields = json = parsed;
 		} catch (e) {
 			fail(400, 'rest_invalid_json', 'Invalid JSON body passed.', { json_error_message: e.message });
 		}
 	}
-	return { input: { ...query, ...fields }, files };
+	return { input: { ...query, ...fields }, files, json };
 }
 
 /**

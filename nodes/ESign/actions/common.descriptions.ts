@@ -141,13 +141,15 @@ export function signersCollection(extra: INodeProperties[] = [], overrides: Part
 	};
 }
 
-const signingOrder = (description: string): INodeProperties => ({
+/** `hint`: the line under the input (n8n renders a parameter's hint inside a Signers row too: ParameterInputFull). */
+const signingOrder = (description: string, hint: string): INodeProperties => ({
 	displayName: 'Signing Order',
 	name: 'signingOrder',
 	type: 'number',
 	typeOptions: { minValue: 0 },
 	default: 0,
 	description,
+	hint,
 });
 
 export const signerFields: INodeProperties[] = [
@@ -180,16 +182,18 @@ export const signerFields: INodeProperties[] = [
 		default: 'signer',
 		description:
 			'The API description shows only "signer". Sites of the same plugin family (e.g. WPsigner) also accept "viewer" and "approver"; a site that does not know a role refuses the signer. Any other role: use an expression.',
+		hint: 'Signer signs, Approver approves, Viewer gets the document to read. In an expression: signer, approver or viewer.',
 	},
 	signingOrder(
 		'Position in the signing order (1 = first). 0 = after the signers already on the document: the node then reads the document’s signers first (one more request) and sends the next position, because sites differ in what they do without one.',
+		'1 = signs first. 0 = after the signers already on the document.',
 	),
 ];
 
 /** A row of the Signers list (Create and Send, Template → Create Document): 0 is the row's position in the list. */
 const signerRowFields: INodeProperties[] = [
 	...signerFields.filter((field) => field.name !== 'signingOrder'),
-	signingOrder('Position in the signing order (1 = first). 0 = this signer’s position in the list.'),
+	signingOrder('Position in the signing order (1 = first). 0 = this signer’s position in the list.', '1 = signs first. 0 = this signer’s place in the list.'),
 ];
 
 /** Shown on every operation: how long to wait out rate limits, and the request timeout. */

@@ -26,7 +26,10 @@ export function outputProperties(simplified: string, fields: string[]): INodePro
 			name: 'simplify',
 			type: 'boolean',
 			default: false,
-			description: `Whether to return a simplified version of the response instead of the raw data: ${simplified}`,
+			// The description n8n's UX guidelines give Simplify, word for word; the hint (always shown under the switch,
+			// where the description is only a tooltip) says what the simplified version holds.
+			description: 'Whether to return a simplified version of the response instead of the raw data',
+			hint: `On: at most 10 fields: ${simplified}`,
 			displayOptions: { hide: { '@tool': [true] } },
 		},
 		{

@@ -3,7 +3,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Json, KeyName } from '../../support';
-import { api, control, credentialsFor, harness, makeDraft, sentDocument, useSandbox } from '../../support';
+import { ESign } from '../../../nodes/ESign/ESign.node';
+import { api, clearLog, control, credentialsFor, harness, makeDraft, requestLines, sentDocument, useSandbox } from '../../support';
 
 const sb = useSandbox();
 
@@ -116,25 +117,83 @@ describe('signer options (loadOptions.getSigners)', () => {
 });
 
 describe('template variables (resourceMapping.getTemplateVariables)', () => {
-	test('columns come from the template’s variables (key, label, type)', async () => {
-		const templates = (await api(sb, 'GET', '/templates')).body;
-		const rental = templates.find((t) => t.name === 'Rental Agreement');
-		const mapped = await call('resourceMapping', 'getTemplateVariables', {
-			parameters: { resource: 'template', operation: 'createDocument', templateId: { __rl: true, mode: 'id', value: String(rental.id) } },
-		});
-		expect(mapped.fields.map((f) => f.id)).toEqual(rental.variables.map((v) => v.key));
-		for (const field of mapped.fields) {
-			expect(field).toMatchObject({ required: false, display: true, canBeUsedToMatch: false });
-			const variable = rental.variables.find((v) => v.key === field.id);
-			expect(field.displayName).toContain(variable.key);
-		}
+	const templateNamed = async (name: string) => ((await api(sb, 'GET', '/templates')).body as Json[]).find((t) => t.name === name);
+	const forTemplate = (templateId: IDataObject, variables?: IDataObject) => ({
+		parameters: { resource: 'template', operation: 'createDocument', templateId, ...(variables && { variables }) },
 	});
 
-	test('no template chosen → an empty list with a notice', async () => {
-		const mapped = await call('resourceMapping', 'getTemplateVariables', {
-			parameters: { resource: 'template', operation: 'createDocument', templateId: { __rl: true, mode: 'list', value: '' } },
+	test('one row per variable (key, label), each shown from the start, optional, never a matching column, text', async () => {
+		const rental = await templateNamed('Rental Agreement');
+		const mapped = await call('resourceMapping', 'getTemplateVariables', forTemplate({ __rl: true, mode: 'id', value: String(rental.id) }));
+		expect(mapped.fields.map((f: Json) => f.id)).toEqual(rental.variables.map((v: Json) => v.key));
+		for (const field of mapped.fields) {
+			const variable = rental.variables.find((v: Json) => v.key === field.id);
+			// removed: false with the parameter's addAllFields: true → a row from the start (not behind "Add variable");
+			// required: false → a row may stay empty (nothing sent); canBeUsedToMatch/defaultMatch false → mode "add";
+			// type string → an untouched row is empty (a boolean row would start as false and be sent).
+			expect(field).toEqual({
+				id: variable.key,
+				displayName: `${variable.label} (${variable.key})`,
+				required: false,
+				defaultMatch: false,
+				canBeUsedToMatch: false,
+				display: true,
+				removed: false,
+				type: 'string',
+			});
+		}
+		// A notice only where no rows show: n8n keeps the last one and shows it in Map Automatically mode too.
+		expect(mapped.emptyFieldsNotice).toBeUndefined();
+	});
+
+	test('the parameter shows every row and no red "No variables found" for an empty list (typeOptions the editor reads)', () => {
+		const variables = new ESign().description.properties.find((p) => p.name === 'variables');
+		expect(variables?.typeOptions?.resourceMapper).toMatchObject({ mode: 'add', addAllFields: true, hideNoDataError: true, supportAutoMap: true });
+	});
+
+	test('no template chosen yet: no rows, no notice (not an error) and no request to the site', async () => {
+		await clearLog(sb);
+		for (const value of ['', undefined]) {
+			const mapped = await call('resourceMapping', 'getTemplateVariables', forTemplate({ __rl: true, mode: 'list', value }));
+			expect(mapped).toEqual({ fields: [] });
+		}
+		expect(await requestLines(sb)).toEqual([]);
+	});
+
+	test('a template the editor cannot name (an expression without input data) keeps the rows already stored, so a refresh does not drop them', async () => {
+		// The editor resolves the parameters before it asks (editor-ui resolveRequiredParameters): `{{ $json.id }}`
+		// without input data arrives empty. Checked in n8n 2.41.1 and 1.123.81 with example 02: rows and values stay.
+		const stored = [{ id: 'client_name', displayName: 'client_name', required: false, defaultMatch: false, display: true, type: 'string', canBeUsedToMatch: false }];
+		await clearLog(sb);
+		for (const value of ['', null]) {
+			const mapped = await call(
+				'resourceMapping',
+				'getTemplateVariables',
+				forTemplate({ __rl: true, mode: 'id', value }, { mappingMode: 'defineBelow', value: { client_name: 'Dana' }, matchingColumns: [], schema: stored }),
+			);
+			expect(mapped).toEqual({ fields: stored });
+		}
+		expect(await requestLines(sb)).toEqual([]);
+	});
+
+	test('a template without variables: no rows and a notice saying so; a checkbox variable is a text row', async () => {
+		// Templates saved from drafts: one with only a signature field (never prefilled, so no variable), one with a checkbox.
+		const templateFrom = async (name: string, fields: IDataObject[]) => {
+			const draft = await makeDraft(sb, { signers: [{ name: 'Ann Signer', email: 'ann@example.org' }], fields: false });
+			const placed = fields.map((f) => ({ signer_id: Number(draft.signers[0].id), page_number: 1, position_x: 72, position_y: 100, ...f }));
+			expect((await api(sb, 'POST', `/documents/${draft.id}/fields`, { fields: placed })).status).toBeLessThan(300);
+			return (await control(sb, 'POST', '/__sandbox/templates', { document_id: draft.id, name })) as Json;
+		};
+		const blank = await templateFrom('Signature only', [{ field_type: 'signature' }]);
+		expect(blank.variables).toEqual([]);
+		expect(await call('resourceMapping', 'getTemplateVariables', forTemplate({ __rl: true, mode: 'id', value: String(blank.id) }))).toEqual({
+			fields: [],
+			emptyFieldsNotice: expect.stringMatching(/^This template has no variables to prefill/),
 		});
-		expect(mapped.fields).toEqual([]);
-		expect(mapped.emptyFieldsNotice).toMatch(/Choose a template first/);
+
+		const consent = await templateFrom('Consent', [{ field_type: 'signature' }, { field_type: 'checkbox', field_name: 'agree', position_y: 200 }]);
+		expect(consent.variables).toEqual([{ key: 'agree', label: 'agree', field_type: 'checkbox' }]);
+		const mapped = await call('resourceMapping', 'getTemplateVariables', forTemplate({ __rl: true, mode: 'id', value: String(consent.id) }));
+		expect(mapped.fields).toEqual([expect.objectContaining({ id: 'agree', displayName: 'agree', type: 'string', removed: false })]);
 	});
 });

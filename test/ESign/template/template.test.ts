@@ -1,5 +1,5 @@
 // Template operations (Get, Get Many, Create Document), through the engine against the sandbox.
-import { api, clearLog, control, esign, requestLines, rl, useSandbox } from '../../support';
+import { api, clearLog, control, esign, requestLines, requestLog, rl, useSandbox } from '../../support';
 
 const sb = useSandbox();
 
@@ -117,6 +117,84 @@ describe('Template → Create Document', () => {
 		expect(values).toEqual(expect.arrayContaining(['Eve Example', '2026-12-01']));
 		expect(values).not.toContain('Ignored Because Set');
 		expect(values).not.toContain('x');
+	});
+
+	/** The JSON body of the one POST /templates/{id}/documents the site received since the log was cleared. */
+	async function createBody() {
+		const posts = (await requestLog(sb)).filter((r) => r.method === 'POST' && /\/templates\/\d+\/documents$/.test(r.path));
+		expect(posts).toHaveLength(1);
+		return posts[0].json;
+	}
+
+	test('a variable left empty is not sent: "" and undefined from expressions (rows the editor left empty are not stored at all)', async () => {
+		// How the editor stores rows (n8n 1.123.81 and 2.41.1, ResourceMapper.vue): an untouched or emptied row is
+		// not in `value` at all (pruneParamValues drops nulls); an expression may still resolve to "", null or nothing.
+		const rental = await templateNamed('Rental Agreement');
+		const schema = rental.variables.map((v) => ({ id: v.key, displayName: v.label, required: false, defaultMatch: false, display: true, removed: false, type: 'string', canBeUsedToMatch: false }));
+		await clearLog(sb);
+		const res = await esign(
+			sb,
+			{
+				resource: 'template',
+				operation: 'createDocument',
+				templateId: rl(rental.id),
+				variables: {
+					mappingMode: 'defineBelow',
+					value: { client_name: '={{ $json.name }}', property_address: '={{ $json.address }}', appointment_date: '={{ $json.missing }}' },
+					matchingColumns: [],
+					schema,
+				},
+				signers: { signer: [{ name: 'Ann Example', email: 'ann@example.org' }] },
+				additionalFields: { property_address: '4 Elm Road' },
+				send: false,
+			},
+			{ input: [{ json: { name: 'Ann Example', address: '' } }] },
+		);
+		expect(res.error).toBeUndefined();
+		const body = await createBody();
+		// property_address ("") and appointment_date (undefined) are not sent, so the site merges Additional Fields'
+		// Property Address in: a blank row never wins over it, nor over the template's own field.
+		expect(body.variables).toEqual({ client_name: 'Ann Example' });
+		expect(body.property_address).toBe('4 Elm Road');
+		const fields = (await api(sb, 'GET', `/documents/${res.items[0].json.document_id}/fields`)).body;
+		expect(fields.map((f) => f.value)).toEqual(expect.arrayContaining(['Ann Example', '4 Elm Road']));
+	});
+
+	test('rows never filled in: no variables at all (the editor saved `value: {}`; a node never opened has `value: null`)', async () => {
+		const rental = await templateNamed('Rental Agreement');
+		for (const value of [{}, null]) {
+			await clearLog(sb);
+			const res = await esign(sb, {
+				resource: 'template',
+				operation: 'createDocument',
+				templateId: rl(rental.id),
+				variables: { mappingMode: 'defineBelow', value, matchingColumns: [], schema: [] },
+				send: false,
+			});
+			expect(res.error).toBeUndefined();
+			expect((await createBody()).variables).toEqual({});
+		}
+	});
+
+	test('Map Automatically takes every input field named like a variable, also one whose row was removed (the editor stored removed: true on all of them before), and skips empty ones', async () => {
+		// The schema as n8n 2.41.1 stored it for this parameter with addAllFields: false, then Map Automatically:
+		// every row removed. The mode shows no rows, so removed flags do not count there.
+		const rental = await templateNamed('Rental Agreement');
+		const schema = rental.variables.map((v) => ({ id: v.key, displayName: `${v.label} (${v.key})`, required: false, defaultMatch: false, display: true, canBeUsedToMatch: false, type: 'string', removed: true }));
+		await clearLog(sb);
+		const res = await esign(
+			sb,
+			{
+				resource: 'template',
+				operation: 'createDocument',
+				templateId: rl(rental.id),
+				variables: { mappingMode: 'autoMapInputData', value: {}, matchingColumns: [], schema, attemptToConvertTypes: false, convertFieldsToString: false },
+				send: false,
+			},
+			{ input: [{ json: { client_name: 'Cy Client', property_address: '', appointment_date: null, unrelated: 'x' } }] },
+		);
+		expect(res.error).toBeUndefined();
+		expect((await createBody()).variables).toEqual({ client_name: 'Cy Client' });
 	});
 
 	test('send off leaves a draft and emails nobody', async () => {

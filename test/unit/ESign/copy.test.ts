@@ -63,6 +63,76 @@ describe('copy', () => {
 		}
 	});
 
+	// n8n's UX guidelines: the action is the operation in sentence case with its object ("Delete record"), so the
+	// node panel's entry opens as the Operation it names (issue 38: "Upload file and send for signing" opened as
+	// Create and Send). No articles (issue 32).
+	const expectedActions: Record<string, Record<string, string>> = {
+		document: {
+			create: 'Create document',
+			createAndSend: 'Create and send document',
+			delete: 'Delete document',
+			download: 'Download document',
+			expire: 'Expire document',
+			get: 'Get document',
+			getAuditTrail: 'Get audit trail of document',
+			getMany: 'Get many documents',
+			remind: 'Remind signers of document',
+			send: 'Send document',
+			update: 'Update document',
+			upload: 'Upload document',
+		},
+		field: { getMany: 'Get many fields of document', getValues: 'Get field values', replaceAll: 'Replace all fields of document' },
+		signer: { add: 'Add signer to document', getMany: 'Get many signers of document' },
+		stats: { get: 'Get statistics' },
+		template: { createDocument: 'Create document from template', get: 'Get template', getMany: 'Get many templates' },
+	};
+	const resourceOptions = (action.properties.find((p) => p.name === 'resource')?.options ?? []) as Array<{ name: string; value: string }>;
+	const operationsOf = (resource: string) =>
+		(operations.find((p) => p.displayOptions?.show?.resource?.includes(resource))?.options ?? []) as Array<{ name: string; value: string; action?: string }>;
+
+	test('every operation of every resource has the action name listed here', () => {
+		const found = Object.fromEntries(resourceOptions.map((r) => [r.value, Object.fromEntries(operationsOf(r.value).map((o) => [o.value, o.action]))]));
+		expect(found).toEqual(expectedActions);
+	});
+
+	test.each(resourceOptions.flatMap((r) => operationsOf(r.value).map((o) => [r.name, o.name, o.action ?? ''] as const)))(
+		'%s → %s: the action "%s" starts with the operation and names the resource',
+		(resource, operation, name) => {
+			// The resource's noun may stand among the operation's words ("Get field values" for Field → Get Values).
+			const nouns = new Set(['document', 'documents', 'field', 'fields', 'signer', 'signers', 'template', 'templates', 'statistic', 'statistics']);
+			const words = (text: string) => text.toLowerCase().split(/\s+/).filter((word) => !nouns.has(word));
+			expect(words(name).slice(0, words(operation).length)).toEqual(words(operation));
+			expect(name.toLowerCase()).toContain(resource.toLowerCase());
+		},
+	);
+
+	test('Simplify has the description n8n’s UX guidelines give it, word for word, and a hint saying what it keeps', () => {
+		const simplify = allProperties(action.properties).filter((p) => p.name === 'simplify');
+		expect(simplify.length).toBeGreaterThanOrEqual(3);
+		for (const p of simplify) {
+			expect(p.description).toBe('Whether to return a simplified version of the response instead of the raw data');
+			expect(p.hint).toMatch(/^On: at most 10 fields: id, /);
+		}
+	});
+
+	test('every Signers row parameter whose value is a code (a number or a choice) has a hint; so has Signer → Add', () => {
+		const signerLists = allProperties(action.properties).filter((p) => p.name === 'signers' && p.type === 'fixedCollection');
+		const rows = signerLists.flatMap((p) => (p.options as Array<{ values: INodeProperties[] }>)[0].values);
+		const add = action.properties.filter((p) => p.displayOptions?.show?.resource?.includes('signer') && p.displayOptions?.show?.operation?.includes('add'));
+		const coded = [...rows, ...add].filter((p) => p.type === 'number' || p.type === 'options');
+		expect(coded.map((p) => p.name).sort()).toEqual(expect.arrayContaining(['role', 'signingOrder']));
+		expect(signerLists.length).toBe(2);
+		for (const p of coded) expect({ name: p.name, hint: typeof p.hint === 'string' && p.hint.length > 0 }).toEqual({ name: p.name, hint: true });
+		// What 0 means differs: a row's place in the list, or after the signers already on the document.
+		for (const p of rows.filter((r) => r.name === 'signingOrder')) expect(p.hint).toMatch(/0 = this signer’s place in the list/);
+		expect(add.find((p) => p.name === 'signingOrder')?.hint).toMatch(/0 = after the signers already on the document/);
+	});
+
+	test('Template → Create Document: the Title’s hint says what an empty Title gives', () => {
+		const title = action.properties.find((p) => p.name === 'title' && p.displayOptions?.show?.operation?.includes('createDocument'));
+		expect(title?.hint).toMatch(/^Empty: .*template.*date and time/);
+	});
+
 	test.each(descriptions.map((d) => [d.displayName, d] as const))('%s: every boolean’s description starts with "Whether"', (_name, d) => {
 		const booleans = allProperties(d.properties).filter((p) => p.type === 'boolean');
 		expect(booleans.length).toBeGreaterThan(0);

@@ -40,14 +40,14 @@ export const description: INodeProperties[] = [
 				name: 'Create',
 				value: 'create',
 				description: 'Create a draft document from a file already in the site’s secure storage',
-				action: 'Create document from stored file',
+				action: 'Create document',
 			},
 			{
 				name: 'Create and Send',
 				value: 'createAndSend',
 				description:
 					'Upload a file, add signers, place fields and send for signing in one step; the draft is removed if a step is refused',
-				action: 'Upload file and send for signing',
+				action: 'Create and send document',
 			},
 			{
 				name: 'Delete',
@@ -60,7 +60,7 @@ export const description: INodeProperties[] = [
 				value: 'download',
 				description:
 					'Download the document file as binary data (the signed PDF once the document is completed)',
-				action: 'Download document file',
+				action: 'Download document',
 			},
 			{
 				name: 'Expire',
@@ -96,7 +96,7 @@ export const description: INodeProperties[] = [
 				name: 'Send',
 				value: 'send',
 				description: 'Email signing invitations to all signers of a draft document',
-				action: 'Send document for signing',
+				action: 'Send document',
 			},
 			{
 				name: 'Update',
@@ -108,7 +108,7 @@ export const description: INodeProperties[] = [
 				name: 'Upload',
 				value: 'upload',
 				description: 'Create a draft document from a PDF, PNG or JPG file in the input binary data',
-				action: 'Upload file as new document',
+				action: 'Upload document',
 			},
 		],
 		default: 'upload',

@@ -12,7 +12,7 @@ const properties: INodeProperties[] = [
 		name: 'output',
 		type: 'options',
 		options: [
-			{ name: 'One Item with All Events', value: 'trail' },
+			{ name: 'One Item with All Events', value: 'trail', description: 'The document and its events, in one item' },
 			{
 				name: 'One Item per Event',
 				value: 'events',

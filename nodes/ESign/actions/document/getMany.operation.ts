@@ -37,6 +37,7 @@ const properties: INodeProperties[] = [
 				type: 'options',
 				options: DOCUMENT_STATUSES,
 				default: 'sent',
+				description: 'Only documents with this status',
 			},
 		],
 	},

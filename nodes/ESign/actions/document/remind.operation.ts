@@ -17,7 +17,7 @@ const properties: INodeProperties[] = [
 				value: 'all',
 				description: 'Every signer who has not signed yet (status pending or viewed)',
 			},
-			{ name: 'One Signer', value: 'one' },
+			{ name: 'One Signer', value: 'one', description: 'Only the signer chosen below' },
 		],
 		default: 'all',
 	},

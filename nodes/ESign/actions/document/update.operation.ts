@@ -20,6 +20,7 @@ const properties: INodeProperties[] = [
 				name: 'title',
 				type: 'string',
 				default: '',
+				description: 'The document’s new title',
 			},
 			{
 				displayName: 'Status',

@@ -25,7 +25,7 @@ export const description: INodeProperties[] = [
 				value: 'getValues',
 				description:
 					'Get what signers filled in, keyed by field name: one row per document or per signer, ready for a sheet or CRM',
-				action: 'Get field values by name',
+				action: 'Get field values',
 			},
 			{
 				name: 'Replace All',

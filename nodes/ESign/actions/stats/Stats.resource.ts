@@ -17,7 +17,7 @@ export const description: INodeProperties[] = [
 				value: 'get',
 				description:
 					'Get document counts by status (the key owner’s documents; all documents for an administrator key)',
-				action: 'Get document statistics',
+				action: 'Get statistics',
 			},
 		],
 		default: 'get',

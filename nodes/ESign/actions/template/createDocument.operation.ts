@@ -21,6 +21,7 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		description: 'Document title. Leave empty for the template name plus the date and time.',
+		hint: 'Empty: the site names the document after the template, with the date and time',
 	},
 	signersCollection(
 		[
@@ -39,6 +40,15 @@ const properties: INodeProperties[] = [
 		},
 	),
 	{
+		// n8n's editor shows no label, description or hint for a resource mapper (ParameterInputList renders only the
+		// ResourceMapper component): this notice says what its rows do.
+		displayName:
+			'Choose a template above: each of its variables is a row below, to fill in or map. A row left empty is not sent, so its field keeps what the template holds.',
+		name: 'variablesNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
 		displayName: 'Variables',
 		name: 'variables',
 		type: 'resourceMapper',
@@ -50,8 +60,15 @@ const properties: INodeProperties[] = [
 			resourceMapper: {
 				resourceMapperMethod: 'getTemplateVariables',
 				mode: 'add',
+				valuesLabel: 'Variables to Prefill',
 				fieldWords: { singular: 'variable', plural: 'variables' },
-				addAllFields: false,
+				// Every variable is a row from the start, as n8n's own mappers show columns (Airtable, Data Table):
+				// with false the editor hid every row behind "Add variable to send" (setDefaultFieldValues).
+				addAllFields: true,
+				// No template chosen yet (the notice above says what to do) or one without variables (the method's
+				// notice), not n8n's red "No variables found in eSign. Retry" (MappingModeSelect's errorMessage shows
+				// that for any empty list).
+				hideNoDataError: true,
 				multiKeyMatch: false,
 				supportAutoMap: true,
 			},
@@ -103,10 +120,21 @@ const displayOptions = { show: { resource: ['template'], operation: ['createDocu
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
+/**
+ * The variables to send: only those with a value, so a blank never overwrites a template field (nor keeps the site
+ * from merging in Client Name and the other Additional Fields, which it does only for variables not set).
+ * How values arrive (n8n 1.123.81 and 2.41.1, editor-ui ResourceMapper.vue):
+ * - Map Each Column Manually: a row left empty is not in `value` at all: the editor stores an emptied row as null
+ *   (`fieldValueChanged`) and drops nulls before saving (`pruneParamValues`); a workflow never opened in the editor
+ *   has `value: null`. An expression that resolves to "", null or undefined arrives as such here.
+ * - Map Automatically: `value` is not read; every input field named like a variable of the stored `schema` is
+ *   taken, with the same rule for empty values. The mode shows no rows, so a row's `removed` flag (which the
+ *   editor set on every variable while the parameter had `addAllFields: false`) does not count here.
+ */
 function readVariables(this: IExecuteFunctions, i: number): IDataObject {
 	const mapper = this.getNodeParameter('variables', i, { mappingMode: 'defineBelow', value: null }) as ResourceMapperValue;
 	const variables: IDataObject = {};
-	const known = new Set((mapper.schema ?? []).filter((column) => !column.removed).map((column) => column.id));
+	const known = new Set((mapper.schema ?? []).map((column) => column.id));
 	const source: IDataObject =
 		mapper.mappingMode === 'autoMapInputData'
 			? Object.fromEntries(Object.entries(this.getInputData()[i].json).filter(([key]) => known.has(key)))
