@@ -33,6 +33,7 @@ const WEBHOOK_ID = '7b0f3c2e-5d1a-4c3e-9a44-0e5a1c2d3e4f';
 const TOOL_TYPE = `${NODE_TYPES.action}Tool`;
 const FIND_TOOL = 'Find documents'; // the model sees it as Find_documents
 const REMIND_TOOL = 'Remind signers';
+const PLACE_TOOL = 'Place fields from tags';
 const toolName = (nodeName) => nodeName.replace(/ /g, '_');
 
 const { counts, check, skip, say, cleanups, stopSince, main, pack, watchdog } = testScript('e2e');
@@ -74,6 +75,12 @@ async function signedDocument(site, title) {
 function script({ messages }) {
 	const prompt = String(messages.find((m) => m.role === 'user')?.content ?? '');
 	const answers = toolAnswers(messages);
+	const draft = /fields of draft (\d+)/.exec(prompt);
+	if (draft) {
+		if (!answers.length) return callTools({ name: toolName(PLACE_TOOL), args: { documentId: draft[1] } });
+		const [placed] = JSON.parse(answers[0].content);
+		return reply(placed?.summary ?? `Placed ${placed?.field_count} fields.`);
+	}
 	const byId = /document (\d+)/.exec(prompt);
 	if (byId) {
 		if (!answers.length) return callTools({ name: toolName(REMIND_TOOL), args: { documentId: byId[1] } });
@@ -102,6 +109,8 @@ function agentWorkflow(line, id, prompt, { esignId, modelId }) {
 		node('Scripted model', '@n8n/n8n-nodes-langchain.lmChatOpenAi', 1.3, { model: { __rl: true, mode: 'id', value: 'scripted' }, responsesApiEnabled: false, options: {} }, { credentials: { openAiApi: { id: String(modelId), name: 'Scripted model' } } }),
 		node(FIND_TOOL, TOOL_TYPE, 1, { resource: 'document', operation: 'getMany', returnAll: false, limit: 10, filters: { search: fromAI('title', 'Words from the document title') } }, { credentials: credRef(esignId) }),
 		node(REMIND_TOOL, TOOL_TYPE, 1, { resource: 'document', operation: 'remind', documentId: { __rl: true, mode: 'id', value: fromAI('documentId', 'The document ID (id) from a document search') }, remindTo: 'all' }, { credentials: credRef(esignId) }),
+		// Text tags (issue 37): the model gives only the draft's id; the fields come from the tags of its PDF.
+		node(PLACE_TOOL, TOOL_TYPE, 1, { resource: 'field', operation: 'replaceAll', documentId: { __rl: true, mode: 'id', value: fromAI('documentId', 'The ID of the draft document') }, fieldsInput: 'tags' }, { credentials: credRef(esignId) }),
 	];
 	const to = (type) => ({ [type]: [[{ node: 'AI Agent', type, index: 0 }]] });
 	return {
@@ -110,7 +119,7 @@ function agentWorkflow(line, id, prompt, { esignId, modelId }) {
 		active: false,
 		settings: { executionOrder: 'v1' },
 		nodes,
-		connections: { Start: { main: [[{ node: 'AI Agent', type: 'main', index: 0 }]] }, 'Scripted model': to('ai_languageModel'), [FIND_TOOL]: to('ai_tool'), [REMIND_TOOL]: to('ai_tool') },
+		connections: { Start: { main: [[{ node: 'AI Agent', type: 'main', index: 0 }]] }, 'Scripted model': to('ai_languageModel'), [FIND_TOOL]: to('ai_tool'), [REMIND_TOOL]: to('ai_tool'), [PLACE_TOOL]: to('ai_tool') },
 	};
 }
 
@@ -369,7 +378,11 @@ async function runLine(line, tarball) {
 
 		const findAndRemind = agentWorkflow(line, 'esignAgentRemind01', 'Remind the signers of the document titled "Birch Lane"', ids);
 		const refused = agentWorkflow(line, 'esignAgentRefuse01', `Remind the signers of document ${draft.id}`, ids);
-		await n8n.import([findAndRemind, refused]);
+		// A draft of the tagged contract with its two signers, for the text-tags tool.
+		const tagged = await site.upload(await site.sample('tagged-contract.pdf'), 'Tagged draft for the agent', 'website-contract.pdf');
+		for (const [name, email] of [['Carla Client', 'carla@example.org'], ['Pete Provider', 'pete@example.org']]) await site.call('POST', `/documents/${tagged.id}/signers`, { json: { name, email } });
+		const placeFields = agentWorkflow(line, 'esignAgentTags01', `Place the fields of draft ${tagged.id} from its text tags`, ids);
+		await n8n.import([findAndRemind, refused, placeFields]);
 
 		await check(`${tag} 7. AI agent: it finds a document by title and reminds its signers`, async () => {
 			await site.control('DELETE', '/requests');
@@ -411,6 +424,26 @@ async function runLine(line, tarball) {
 			} finally {
 				await site.control('POST', '/profile', {});
 			}
+		});
+
+		await check(`${tag} 7. AI agent: it places a draft's fields from the text tags of its PDF, given only the draft's id`, async () => {
+			await site.control('DELETE', '/requests');
+			const before = model.requests.length;
+			const data = await n8n.run(placeFields.id);
+			const requests = model.requests.slice(before);
+			assert(requests.length === 2, `the model was asked ${requests.length} times, expected 2 (place, reply)`);
+			// The tool's inputs, as the model saw them: the draft's id and nothing about positions.
+			const schema = (requests[0]?.tools ?? []).find((t) => t.function?.name === toolName(PLACE_TOOL))?.function?.parameters?.properties ?? {};
+			assert(JSON.stringify(Object.keys(schema)) === JSON.stringify(['documentId']), `the tool's inputs: ${JSON.stringify(Object.keys(schema))}`);
+			const calls = (await site.control('GET', '/requests')).map((r) => `${r.method} ${r.path.replace(/^\/wp-json\/esign\/v1/, '')} ${r.status}`);
+			const id = tagged.id;
+			assert(JSON.stringify(calls) === JSON.stringify([`GET /documents/${id}/file 200`, `GET /documents/${id}/signers 200`, `POST /documents/${id}/fields 200`]), `site calls: ${JSON.stringify(calls)}`);
+			const fields = (await site.call('GET', `/documents/${id}/fields`)).body;
+			assert(Array.isArray(fields) && fields.length === 8, `${fields?.length} fields on the draft, expected the contract's 8 tags`);
+			const [answer] = toolAnswers(requests[1].messages);
+			assert(answer?.name === toolName(PLACE_TOOL) && /"field_count":8/.test(answer.content), `tool answer: ${String(answer?.content).slice(0, 300)}`);
+			const [out] = nodeOutput(data.data.resultData.runData, 'AI Agent');
+			return `tool inputs: documentId only; site: ${calls.join(', ')}; 8 fields from the tags; agent: "${String(out?.json?.output).slice(0, 60)}"`;
 		});
 
 		// 8. The examples once more, against a second sandbox playing the spec alone (the strict profile: declines in

@@ -27,6 +27,8 @@ const KNOBS = {
 	countHeaders: ['esign', 'wp', 'both', 'none'],
 	/** 'signer': any other role → 400 invalid_role; 'family': signer, viewer and approver (WPsigner's roles). */
 	roles: ['signer', 'family'],
+	/** The order of GET /documents/{id}/signers, which the spec does not show: 'order' by signing order, 'added' as added. */
+	signerList: ['order', 'added'],
 };
 
 /** The roles each `roles` knob accepts. */
@@ -35,12 +37,12 @@ const ROLES = { signer: ['signer'], family: ['signer', 'viewer', 'approver'] };
 /** Add Signer's answers: the default's 201 + Signer, or minimal objects (the spec shows no shape, no status code). */
 const ADD_SIGNER_ANSWERS = ['signer', 'id', 'success', 'empty'];
 
-const DEFAULT = { declines: 'status', webhooks: 'full', refusals: 'guessed', signingOrder: 'next', countHeaders: 'esign', roles: 'signer', addSignerAnswers: ['signer'] };
+const DEFAULT = { declines: 'status', webhooks: 'full', refusals: 'guessed', signingOrder: 'next', countHeaders: 'esign', roles: 'signer', signerList: 'order', addSignerAnswers: ['signer'] };
 const PRESETS = {
 	default: DEFAULT,
 	// The minimal answers take turns (one per Add Signer request, from the first after a reset). Where the spec is
 	// silent it plays what a published site of the family does: a default order of 1, the roles viewer and approver.
-	strict: { declines: 'timestamps', webhooks: 'spec', refusals: 'spec', signingOrder: 'one', countHeaders: 'esign', roles: 'family', addSignerAnswers: ['id', 'success', 'empty'] },
+	strict: { declines: 'timestamps', webhooks: 'spec', refusals: 'spec', signingOrder: 'one', countHeaders: 'esign', roles: 'family', signerList: 'added', addSignerAnswers: ['id', 'success', 'empty'] },
 	// A site of the same plugin family (WPsigner): WordPress's count headers, order 1 by default, three roles.
 	family: { ...DEFAULT, signingOrder: 'one', countHeaders: 'wp', roles: 'family' },
 };

@@ -9,7 +9,12 @@ const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 const load = (core, ctx) => store.loadDocument(core, ctx.user, ctx.params.id);
 
-const listSigners = (core, ctx) => ok(store.documentSigners(core, load(core, ctx).id).map(store.signerOut));
+/** The document's signers; in the order they were added under the profile's signerList 'added' (the spec shows none). */
+const listSigners = (core, ctx) => {
+	const signers = store.documentSigners(core, load(core, ctx).id);
+	if (core.state.profile.signerList === 'added') signers.sort((a, b) => a.id - b.id);
+	return ok(signers.map(store.signerOut));
+};
 
 function addSigner(core, ctx) {
 	const doc = load(core, ctx);

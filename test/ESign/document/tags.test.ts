@@ -1,7 +1,7 @@
 // Fields placed where the PDF says (issue 37): Create and Send and Replace All with text tags, field rows placed by
 // anchor texts, and every refusal made before any request, through the engine against the sandbox. Where fields land
 // is checked against pdf.js's reading of the same file (test/support/pdfjs), not against the node's own reader.
-import { api, clearLog, credentialsFor, esign, harness, makeDraft, requestLines, rl, sample, useSandbox } from '../../support';
+import { api, clearLog, control, credentialsFor, esign, harness, makeDraft, requestLines, rl, sample, strictProfile, useSandbox } from '../../support';
 import type { Json } from '../../support';
 import { SPEC_FIELD_SIZES } from '../../support/fieldSizes';
 import { readPdfFixture, readPdfWithPdfjs } from '../../support/pdfjs';
@@ -220,7 +220,9 @@ describe('Field → Replace All from text tags', () => {
 	const replaceAll = (id: string, options: Json = {}) => ({ resource: 'field', operation: 'replaceAll', documentId: rl(id), fieldsInput: 'tags', options });
 
 	test('reads the draft’s file from the site and gives tag signer n to the document’s n-th signer in signing order', async () => {
-		// Added in reverse: the provider first, with signing order 2; the client second, with signing order 1.
+		// Added in reverse: the provider first, with signing order 2; the client second, with signing order 1; and the
+		// site lists its signers as added (the spec shows no order for that list).
+		await control(sb, 'POST', '/__sandbox/profile', { name: strictProfile ? 'strict' : 'default', signerList: 'added' });
 		const doc = await makeDraft(sb, {
 			file: { data: contract, name: 'website-contract.pdf' },
 			signers: [
@@ -239,6 +241,7 @@ describe('Field → Replace All from text tags', () => {
 		const signature = (signer: string) => fields.find((f) => f.field_type === 'signature' && String(f.signer_id) === signer);
 		close(signature(idOf('carla@example.org')).position_y, boxOf('{{signature:1____}}').box[1]);
 		close(signature(idOf('pete@example.org')).position_y, boxOf('{{signature:2____}}').box[1]);
+		await control(sb, 'POST', '/__sandbox/profile', { name: strictProfile ? 'strict' : 'default' });
 	});
 
 	test('a tag naming a signer the draft does not have is refused before any write, listing the signers', async () => {
