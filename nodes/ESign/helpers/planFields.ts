@@ -36,7 +36,8 @@ export async function planFields(
 		// Page sizes only improve coordinates: when the file cannot be had, they are placed as before.
 		const file = needsText ? await input.file() : await input.file().catch(() => undefined);
 		const pdf = file ? await openPdf.call(this, i, file.bytes, file.where, needsText) : undefined;
-		settings.pages = pdf?.pages;
+		// Coordinates alone trust the pages only of a file read as written: a repaired one may lack pages the site sees.
+		settings.pages = pdf && (needsText || !pdf.repaired) ? pdf.pages : undefined;
 		if (pdf && file && needsText) {
 			const reading = await readPdf.call(this, i, pdf, file.where, { tags, anchors });
 			settings.anchors = reading.anchors;
