@@ -22,13 +22,17 @@
 //           self-time functions and files) and allocations over one read (which functions allocate, garbage
 //           included); the .cpuprofile and .heapprofile files go to bench/results/ (Chrome DevTools opens them).
 //
-// The reader's TypeScript is loaded from the source through bench/ts-register.js, as bench/run.js does: the same
-// compiler and settings as the build (TypeScript, ES2022, CommonJS), so V8 runs the same code as dist/ holds, and
-// the working tree is measured without a build step. pdf.js runs its legacy build with its worker in this process
-// (Node has no pdf.js worker thread), as test/support/pdfjsOracle.mjs does, but unpatched.
+// The reader is built fresh from the working tree's nodes/ESign/pdf/ at every run, into bench/results/pdf-build/,
+// by the TypeScript compiler as a program with tsconfig.build.json's settings: the JavaScript `npm run build` puts
+// in dist/ (and so what n8n runs), without touching dist/. Not through bench/ts-register.js as bench/run.js does:
+// that compiles file by file, so the lexer's `const enum Tok` becomes a property read in every file that uses it
+// instead of the number the build writes (--source measures that way, for comparison). pdf.js runs its legacy
+// build with its worker in this process (Node has no pdf.js worker thread), as test/support/pdfjsOracle.mjs does,
+// but unpatched. Profile lines are those of the built JavaScript in bench/results/pdf-build/.
 //
 // Options: --reps N (7; or BENCH_PDF_REPS), --fixture-reps N (5), --file PDF (another file; --tags N its expected
-// tag count, else from the manifest), --skip memory,fixtures, --profile, --fine. Results: bench/results/pdf-<time>.json.
+// tag count, else from the manifest), --skip memory,fixtures, --profile, --fine, --source. Results:
+// bench/results/pdf-<time>.json.
 // It is a benchmark, not a test: it exits 1 only when a read fails or finds another number of tags than expected.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -44,6 +48,8 @@ const ROOT = path.resolve(HERE, '..');
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'pdf');
 const RESULTS_DIR = path.join(HERE, 'results');
 const CONTRACT = path.join(FIXTURES, 'contract-300-pages.pdf');
+const READER_DIR = path.join(ROOT, 'nodes', 'ESign', 'pdf');
+const BUILD_DIR = path.join(RESULTS_DIR, 'pdf-build');
 
 // ---------------------------------------------------------------- options
 
@@ -59,6 +65,7 @@ function parseArgs(argv) {
 		else if (a === '--skip') for (const s of value().split(',')) opts.skip.add(s.trim());
 		else if (a === '--profile') opts.profile = true;
 		else if (a === '--fine') opts.fine = true;
+		else if (a === '--source') opts.source = true;
 		else if (a === '--child') opts.child = value();
 		else if (a === '--subject') opts.subject = value();
 		else if (a === '--password') opts.password = value();
@@ -70,12 +77,34 @@ function parseArgs(argv) {
 
 // ---------------------------------------------------------------- the two readers
 
+/** Compiles the reader as `tsc -p tsconfig.build.json` would (one program: const enums inlined) into BUILD_DIR. */
+function buildReader() {
+	const ts = require('typescript');
+	const fail = (diagnostic) => {
+		throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+	};
+	const config = ts.getParsedCommandLineOfConfigFile(path.join(ROOT, 'tsconfig.build.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: fail });
+	fs.rmSync(BUILD_DIR, { recursive: true, force: true });
+	const roots = ['index.ts', 'tags.ts'].map((f) => path.join(READER_DIR, f));
+	const program = ts.createProgram(roots, { ...config.options, rootDir: READER_DIR, outDir: BUILD_DIR, declaration: false, sourceMap: false });
+	const { emitSkipped, diagnostics } = program.emit();
+	const errors = [...ts.getPreEmitDiagnostics(program), ...diagnostics].filter((d) => d.category === ts.DiagnosticCategory.Error);
+	if (emitSkipped || errors.length) fail(errors[0] ?? { messageText: 'the reader was not emitted' });
+	for (const file of ['index.js', 'tags.js']) if (!fs.existsSync(path.join(BUILD_DIR, file))) throw new Error(`the build has no ${file}`);
+}
+
 let ourReader;
+let fromSource = false;
 function loadOurs() {
 	if (!ourReader) {
-		require('./ts-register.js');
-		const { PdfText } = require('../nodes/ESign/pdf/index.ts');
-		const { findTags, mayHoldTag } = require('../nodes/ESign/pdf/tags.ts');
+		let dir = BUILD_DIR;
+		if (fromSource) {
+			require('./ts-register.js');
+			dir = READER_DIR;
+		}
+		const ext = fromSource ? '.ts' : '.js';
+		const { PdfText } = require(path.join(dir, `index${ext}`));
+		const { findTags, mayHoldTag } = require(path.join(dir, `tags${ext}`));
 		ourReader = { PdfText, findTags, mayHoldTag };
 	}
 	return ourReader;
@@ -173,7 +202,9 @@ async function timed(fn) {
 // ---------------------------------------------------------------- time
 
 async function timeMain(bytes, reps) {
-	// First runs, untimed in the figures (module loading, JIT): reported apart.
+	loadOurs();
+	await loadPdfjs();
+	// First runs (modules loaded, code not yet run: V8 compiles as it goes), not in the figures: reported apart.
 	const firstOurs = await timed(() => readOurs(bytes));
 	const firstPdfjs = await timed(() => readPdfjs(bytes));
 	const runs = { ours: [], pdfjs: [], oursCpu: [], pdfjsCpu: [], ratio: [] };
@@ -323,6 +354,7 @@ async function childRss(opts, bytes) {
 
 /** Runs this script as a child with `args`; resolves the JSON it prints last. */
 function child(args, nodeFlags = ['--expose-gc']) {
+	if (fromSource) args = [...args, '--source'];
 	return new Promise((resolve, reject) => {
 		const proc = spawn(process.execPath, [...nodeFlags, fileURLToPath(import.meta.url), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
 		let out = '';
@@ -399,6 +431,7 @@ const shortUrl = (url) => {
 	if (!url) return '';
 	if (!url.startsWith('file:') && !path.isAbsolute(url)) return url; // node:zlib
 	const file = url.startsWith('file:') ? fileURLToPath(url) : url;
+	if (file.startsWith(BUILD_DIR + path.sep)) return `pdf-build/${path.relative(BUILD_DIR, file)}`;
 	return file.includes(`${path.sep}node_modules${path.sep}`) ? file.slice(file.lastIndexOf(`node_modules${path.sep}`) + 13) : path.relative(ROOT, file);
 };
 /** A frame's label; a native frame (no script) is named with its caller, e.g. "subarray (native) ← hexString lexer.ts:269". */
@@ -466,6 +499,7 @@ const stamp = () => new Date().toISOString().replace(/[:.]/g, '-');
 
 async function main() {
 	const opts = parseArgs(process.argv.slice(2));
+	fromSource = Boolean(opts.source);
 	const bytes = fs.readFileSync(opts.file);
 	if (opts.child) {
 		const run = { live: childLive, rss: childRss, profile: childProfile }[opts.child];
@@ -477,6 +511,8 @@ async function main() {
 	const name = path.relative(ROOT, opts.file);
 	const machine = { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memoryGb: Math.round(os.totalmem() / 1024 ** 3), node: process.version, pdfjs: PDFJS_VERSION, loadAverage: os.loadavg() };
 	let failures = 0;
+	if (!opts.source) buildReader();
+	console.log(`[bench:pdf] reader: ${opts.source ? 'nodes/ESign/pdf/*.ts through bench/ts-register.js (--source)' : `built from nodes/ESign/pdf/ into ${path.relative(ROOT, BUILD_DIR)}/`}`);
 	console.log(`[bench:pdf] ${name}: ${kb(bytes.length)}; ${opts.reps} interleaved repetitions; Node ${process.version}, pdf.js ${PDFJS_VERSION}; load average ${os.loadavg().map(f2).join(' ')}`);
 
 	const time = await timeMain(bytes, opts.reps);
@@ -549,7 +585,7 @@ async function main() {
 	fs.mkdirSync(RESULTS_DIR, { recursive: true });
 	const out = path.join(RESULTS_DIR, `pdf-${stamp()}.json`);
 	machine.loadAverageEnd = os.loadavg();
-	const result = { date: new Date().toISOString(), file: name, bytes: bytes.length, expectedTags, reps: opts.reps, machine, time, memory: mem, fixtures, profiles };
+	const result = { date: new Date().toISOString(), reader: opts.source ? 'source (ts-register)' : 'built', file: name, bytes: bytes.length, expectedTags, reps: opts.reps, machine, time, memory: mem, fixtures, profiles };
 	fs.writeFileSync(out, JSON.stringify(result, null, 2) + '\n');
 	console.log(`\n[bench:pdf] load average at the end ${os.loadavg().map(f2).join(' ')}; results: ${path.relative(ROOT, out)}`);
 	return failures ? 1 : 0;
