@@ -311,45 +311,52 @@ async function childLive(opts, bytes) {
 	return { reads };
 }
 
-/** In a child: RSS growth during one read (the process's first), no forced GC during it. */
+/**
+ * In a child: RSS growth during a read, no forced GC during it: the process's first read, then a second one (each
+ * from its own baseline after a forced GC). Also what each read allocates on the JS heap, garbage included.
+ */
 async function childRss(opts, bytes) {
 	const read = opts.subject === 'ours' ? readOurs : readPdfjs;
 	if (opts.subject === 'ours') loadOurs();
 	else await loadPdfjs();
-	gc();
-	gc();
-	await new Promise((r) => setTimeout(r, 50));
-	const base = process.memoryUsage.rss();
-	let hwmReset = false;
-	try {
-		fs.writeFileSync('/proc/self/clear_refs', '5'); // resets VmHWM to the current RSS (Linux)
-		hwmReset = true;
-	} catch {
-		/* not Linux, or not allowed: the timer's figure only */
-	}
-	let sampled = base;
-	const timer = setInterval(() => {
+	const reads = [];
+	for (const which of ['first', 'second']) {
+		gc();
+		gc();
+		await new Promise((r) => setTimeout(r, 50));
+		const base = process.memoryUsage.rss();
+		let hwmReset = false;
+		try {
+			fs.writeFileSync('/proc/self/clear_refs', '5'); // resets VmHWM to the current RSS (Linux)
+			hwmReset = true;
+		} catch {
+			/* not Linux, or not allowed: the timer's figure only */
+		}
+		let sampled = base;
+		const timer = setInterval(() => {
+			sampled = Math.max(sampled, process.memoryUsage.rss());
+		}, 1);
+		// The heap's growth between GCs, summed: what the read allocated.
+		const usedBefore = v8.getHeapStatistics().used_heap_size;
+		const gcs = new v8.GCProfiler();
+		gcs.start();
+		const result = await read(bytes);
+		const usedAfter = v8.getHeapStatistics().used_heap_size;
+		const { statistics } = gcs.stop();
+		clearInterval(timer);
 		sampled = Math.max(sampled, process.memoryUsage.rss());
-	}, 1);
-	// What the read allocates on the JS heap, garbage included: the heap's growth between GCs, summed.
-	const usedBefore = v8.getHeapStatistics().used_heap_size;
-	const gcs = new v8.GCProfiler();
-	gcs.start();
-	const result = await read(bytes);
-	const usedAfter = v8.getHeapStatistics().used_heap_size;
-	const { statistics } = gcs.stop();
-	clearInterval(timer);
-	sampled = Math.max(sampled, process.memoryUsage.rss());
-	const hwm = hwmReset ? procStatus('VmHWM') : NaN;
-	let allocated = 0;
-	let previous = usedBefore;
-	for (const g of statistics) {
-		allocated += g.beforeGC.heapStatistics.usedHeapSize - previous;
-		previous = g.afterGC.heapStatistics.usedHeapSize;
+		const hwm = hwmReset ? procStatus('VmHWM') : NaN;
+		let allocated = 0;
+		let previous = usedBefore;
+		for (const g of statistics) {
+			allocated += g.beforeGC.heapStatistics.usedHeapSize - previous;
+			previous = g.afterGC.heapStatistics.usedHeapSize;
+		}
+		allocated += usedAfter - previous;
+		const gcMs = statistics.reduce((sum, g) => sum + g.cost, 0) / 1000;
+		reads.push({ which, baseRss: base, sampledGrowth: sampled - base, hwmGrowth: hwm - base, hwmReset, allocated, gcCount: statistics.length, gcMs, result });
 	}
-	allocated += usedAfter - previous;
-	const gcMs = statistics.reduce((sum, g) => sum + g.cost, 0) / 1000;
-	return { baseRss: base, sampledGrowth: sampled - base, hwmGrowth: hwm - base, hwmReset, allocated, gcCount: statistics.length, gcMs, result };
+	return { reads };
 }
 
 /** Runs this script as a child with `args`; resolves the JSON it prints last. */
@@ -379,20 +386,21 @@ async function memory(opts, size) {
 		const lived = await child(['--child', 'live', '--subject', subject, '--file', opts.file, ...fine]);
 		const rss = [];
 		for (let k = 0; k < 3; k++) rss.push(await child(['--child', 'rss', '--subject', subject, '--file', opts.file]));
-		out[subject] = {
-			live: lived.reads.map((r) => ({ ...r, ratio: r.peakBytes / size })),
-			rss: {
-				hwmGrowth: stats(rss.map((r) => r.hwmGrowth)),
-				sampledGrowth: stats(rss.map((r) => r.sampledGrowth)),
-				hwmRatio: median(rss.map((r) => r.hwmGrowth)) / size,
-				sampledRatio: median(rss.map((r) => r.sampledGrowth)) / size,
-				baseRss: median(rss.map((r) => r.baseRss)),
-				allocated: median(rss.map((r) => r.allocated)),
-				gcCount: median(rss.map((r) => r.gcCount)),
-				gcMs: median(rss.map((r) => r.gcMs)),
-				hwmReset: rss.every((r) => r.hwmReset),
-			},
+		const summary = (k) => {
+			const r = rss.map((c) => c.reads[k]);
+			return {
+				hwmGrowth: stats(r.map((x) => x.hwmGrowth)),
+				sampledGrowth: stats(r.map((x) => x.sampledGrowth)),
+				hwmRatio: median(r.map((x) => x.hwmGrowth)) / size,
+				sampledRatio: median(r.map((x) => x.sampledGrowth)) / size,
+				baseRss: median(r.map((x) => x.baseRss)),
+				hwmReset: r.every((x) => x.hwmReset),
+				allocated: median(r.map((x) => x.allocated)),
+				gcCount: median(r.map((x) => x.gcCount)),
+				gcMs: median(r.map((x) => x.gcMs)),
+			};
 		};
+		out[subject] = { live: lived.reads.map((r) => ({ ...r, ratio: r.peakBytes / size })), rss: summary(0), rssSecond: summary(1) };
 	}
 	return out;
 }
@@ -547,16 +555,18 @@ async function main() {
 		const liveCell = (s, k) => `${f2(s.live[k].ratio)} (${kb(s.live[k].peakBytes)}, at ${s.live[k].peakAt === 'open' ? 'open' : s.live[k].peakAt === 'line' ? 'a line end' : `page ${s.live[k].peakAt}`})`;
 		const at = opts.fine ? ' at line ends and page boundaries' : ' at page boundaries';
 		const retained = (s) => `${f2(s.live[0].afterBytes / bytes.length)} (${kb(s.live[0].afterBytes)})`;
-		const allocCell = (s) => `${Math.round(s.rss.allocated / bytes.length)} (${f1(s.rss.allocated / 1048576)} MiB; ${s.rss.gcCount} GCs, ${f1(s.rss.gcMs)} ms)`;
-		const rssCell = (s, key, ratio) => `${f2(s.rss[ratio])} (${kb(s.rss[key].median)}; ${kb(s.rss[key].min)}–${kb(s.rss[key].max)})`;
+		const allocCell = (s) => `${Math.round(s.rssSecond.allocated / bytes.length)} (${f1(s.rssSecond.allocated / 1048576)} MiB; ${s.rssSecond.gcCount} GCs, ${f1(s.rssSecond.gcMs)} ms)`;
+		const rssCell = (r, key, ratio) => `${f2(r[ratio])} (${kb(r[key].median)}; ${kb(r[key].min)}–${kb(r[key].max)})`;
+		const hwmCell = (r) => (r.hwmReset ? rssCell(r, 'hwmGrowth', 'hwmRatio') : 'n/a');
 		table([
 			['', 'ours', 'pdf.js (context)'],
 			[`live heap peak${at}, a 2nd read (code compiled)`, liveCell(mem.ours, 1), liveCell(mem.pdfjs, 1)],
 			[`live heap peak${at}, the process's 1st read`, liveCell(mem.ours, 0), liveCell(mem.pdfjs, 0)],
 			['  of which still held after the 1st read (code)', retained(mem.ours), retained(mem.pdfjs)],
-			['RSS growth, kernel high-water mark (median of 3)', mem.ours.rss.hwmReset ? rssCell(mem.ours, 'hwmGrowth', 'hwmRatio') : 'n/a', mem.pdfjs.rss.hwmReset ? rssCell(mem.pdfjs, 'hwmGrowth', 'hwmRatio') : 'n/a'],
-			['RSS growth, 1-ms timer samples (median of 3)', rssCell(mem.ours, 'sampledGrowth', 'sampledRatio'), rssCell(mem.pdfjs, 'sampledGrowth', 'sampledRatio')],
-			['allocated on the JS heap during the read, garbage too', allocCell(mem.ours), allocCell(mem.pdfjs)],
+			['RSS growth, 1st read: kernel high-water mark (median of 3)', hwmCell(mem.ours.rss), hwmCell(mem.pdfjs.rss)],
+			['RSS growth, 1st read: 1-ms timer samples (median of 3)', rssCell(mem.ours.rss, 'sampledGrowth', 'sampledRatio'), rssCell(mem.pdfjs.rss, 'sampledGrowth', 'sampledRatio')],
+			['RSS growth, 2nd read: kernel high-water mark (median of 3)', hwmCell(mem.ours.rssSecond), hwmCell(mem.pdfjs.rssSecond)],
+			['allocated on the JS heap during a 2nd read, garbage too', allocCell(mem.ours), allocCell(mem.pdfjs)],
 		]);
 	}
 	if (fixtures.length) {
