@@ -13,9 +13,10 @@
 //           - live: heapUsed + arrayBuffers after a forced GC, sampled after open and at every page boundary (what
 //             the read holds on to: document, caches, read-ahead, tags found); the first read of the process and a
 //             second one; --fine also samples at every line end inside pages (slow);
-//           - RSS: the process's resident size during one read without forced GCs (the first read of the
-//             process): the kernel's high-water mark (VmHWM, reset through /proc/self/clear_refs before the read)
-//             and a 1-ms timer's samples (only between the reader's awaits); median of 3 children.
+//           - RSS: the process's resident size during a read without forced GCs, the process's first read and a
+//             second one: the kernel's high-water mark (VmHWM, reset through /proc/self/clear_refs before the read)
+//             and a 1-ms timer's samples (only between the reader's awaits); median of 3 children;
+//           - allocated: what a read allocates on the JS heap, garbage included (v8.GCProfiler's heap sizes).
 //   fixtures the same time comparison on the other fixtures of test/fixtures/pdf/manifest.json (2-page files), each
 //           repetition a batch of reads, for context.
 //   profile (--profile) V8's sampling profilers in a child, for ours and for pdf.js: CPU over 5 reads (the top
