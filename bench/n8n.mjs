@@ -10,8 +10,11 @@
 //       n8n's own Webhook node alone (nothing verified) — the trigger had no "skip verification" to compare with
 //       since 0.1.0; again on an instance whose expression engine creates no isolate it does not need: P4_VARIANTS
 //   P5  a burst of items over the site's per-minute limit: run time vs the limit's floor, every item succeeding
+//   P6  Document → Create and Send of the 300-page contract (test/fixtures/pdf, served by this script) with its 402
+//       text tags vs the same upload with two coordinate rows, and vs the 402 fields given as JSON coordinates: the
+//       node's executionTime; and the peak RSS of `n8n execute` for each
 // Prints one line per figure (ratio and both absolute values), writes bench/results/n8n-<version>-<time>.json.
-// Env: BENCH_LINES=2 (or 2,1), BENCH_REPS=3 (median of runs for P1/P2), BENCH_SKIP=P5,P3 (skip figures),
+// Env: BENCH_LINES=2 (or 2,1), BENCH_REPS=3 (median of runs for P1/P2/P6), BENCH_SKIP=P5,P3 (skip figures),
 //      BENCH_CPU_PROF=<dir> (a CPU profile of each `n8n execute` and of the n8n server).
 // It is a benchmark, not a test: it exits 1 only when a run fails functionally (an error, a wrong count).
 import crypto from 'node:crypto';
@@ -291,6 +294,22 @@ async function runLine(line, tarball) {
 			const p5 = await rateBurst({ n8n, sb, credentialId: credential.id, docId });
 			report('P5', 'burst run time ÷ the limit’s floor', p5.ms / p5.floor, { ms: p5.ms, text: fmt(p5.ms) }, { ms: p5.floor, text: fmt(p5.floor) }, { goal: '≤ 1.1', note: `${p5.items} items, limit ${p5.limit}/min, all succeeded` });
 		}
+		if (!SKIP.has('P6')) {
+			// P4 left n8n running with its variant setting: P6's server runs are on n8n's defaults.
+			if (!SKIP.has('P4')) await n8n.restart({ serverEnv });
+			say(`n8n ${version}: P6, Create and Send of the 300-page contract: text tags vs coordinates (${REPS} runs each, median)`);
+			const p6 = await textTags({ n8n, sb, credentialId: credential.id });
+			const t = (ms) => ({ ms, text: fmt(ms) });
+			const spread = (xs) => `${Math.round(Math.min(...xs))}–${Math.round(Math.max(...xs))} ms`;
+			const note = (v) => `402 fields from tags, 2 from rows; ${Math.round(p6.fileKb)} KB file; runs: tags ${spread(v.runs.tags)}, rows ${spread(v.runs.coords)}, JSON ${spread(v.runs.json)}`;
+			const split = (v) => `reading the text and placing the tags ${fmt(v.tags - v.json)}; 400 more fields ${fmt(v.json - v.coords)}`;
+			report('P6', '`n8n execute` (a new process each run): Create and Send, text tags ÷ two coordinate rows, the node’s executionTime', p6.tags / p6.coords, t(p6.tags), t(p6.coords), { goal: 'a measurement', note: note(p6), runs: p6.runs });
+			report('P6', '`n8n execute`: text tags ÷ the same 402 fields as JSON coordinates', p6.tags / p6.json, t(p6.tags), t(p6.json), { goal: 'a measurement', note: split(p6) });
+			report('P6', 'n8n server (webhook-started runs, after 2 each): text tags ÷ two coordinate rows', p6.warm.tags / p6.warm.coords, t(p6.warm.tags), t(p6.warm.coords), { goal: 'a measurement', note: note(p6.warm), runs: p6.warm.runs });
+			report('P6', 'n8n server: text tags ÷ the same 402 fields as JSON coordinates', p6.warm.tags / p6.warm.json, t(p6.warm.tags), t(p6.warm.json), { goal: 'a measurement', note: split(p6.warm) });
+			const rss = (k) => ({ ms: p6.rssMb[k], text: `${p6.rssMb[k].toFixed(1)} MB` });
+			report('P6', 'peak RSS of n8n execute, text tags − coordinates, ÷ file size', (p6.rssMb.tags - p6.rssMb.coords) / (p6.fileKb / 1024), rss('tags'), rss('coords'), { goal: 'a measurement', note: `JSON coordinates ${p6.rssMb.json.toFixed(1)} MB` });
+		}
 	} finally {
 		await n8n?.stop();
 		constantServer?.close();
@@ -437,6 +456,127 @@ async function rateBurst({ n8n, sb, credentialId, docId, limit = 30, itemsCount 
 		return { ms, floor, items: itemsCount, limit, started };
 	} finally {
 		await sandboxControl(sb.url, 'POST', '/__sandbox/rate-limits', { enabled: false });
+	}
+}
+
+/**
+ * P6: the 300-page contract (402 text tags: signer 1 initials every page and signs, signer 2 initials every third
+ * page and dates) fetched by n8n's HTTP Request node from a file server here (it is not one of the sandbox's samples),
+ * then Document → Create and Send three ways: fields from its text tags; two coordinate rows (the baseline: the node
+ * still opens the PDF for its page sizes); the 402 fields the tags gave, as JSON coordinates (all but the reading).
+ * Signer 2 has no signature tag, so it is an approver, a role of the plugin family: the sandbox plays that family's
+ * roles for this figure and returns to its profile after.
+ */
+async function textTags({ n8n, sb, credentialId }) {
+	const pdf = fs.readFileSync(path.join(ROOT, 'test', 'fixtures', 'pdf', 'contract-300-pages.pdf'));
+	const server = http.createServer((req, res) => {
+		res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': pdf.length, 'content-disposition': 'attachment; filename="contract-300-pages.pdf"' });
+		res.end(pdf);
+	});
+	await new Promise((r) => server.listen(0, '127.0.0.1', r));
+	const { profile } = await sandboxControl(sb.url, 'GET', '/__sandbox/profile');
+	await sandboxControl(sb.url, 'POST', '/__sandbox/profile', { ...profile, roles: 'family' });
+	const flow = (id, name, parameters) =>
+		chain(id, name, [
+			manual(),
+			node('Fetch contract', 'n8n-nodes-base.httpRequest', 4.2, { url: `http://127.0.0.1:${server.address().port}/contract-300-pages.pdf`, options: { response: { response: { responseFormat: 'file' } } } }),
+			node('Measured', NODE_TYPES.action, 1, { resource: 'document', operation: 'createAndSend', binaryPropertyName: 'data', title: 'Bench contract, 300 pages', signers: { signer: [{ name: 'Ann Client', email: 'ann@example.org', role: 'signer', signingOrder: 0 }, { name: 'Bob Approver', email: 'bob@example.org', role: 'approver', signingOrder: 0 }] }, ...parameters, options: {} }, cred(credentialId)),
+		]);
+	const runMeasured = async (id, expectFields) => {
+		const { data, maxRssKb } = await execute(n8n, id);
+		const err = data?.data?.resultData?.error;
+		if (data?.status !== 'success' || err) throw new Error(`${id}: ${data?.status} ${err?.message ?? ''} ${err?.description ?? ''}`);
+		const run = data.data.resultData.runData.Measured[0];
+		const out = run.data.main[0][0].json;
+		if (out.status !== 'sent' || out.fields?.length !== expectFields) throw new Error(`${id}: status ${out.status}, ${out.fields?.length} fields, expected ${expectFields}`);
+		return { ms: run.executionTime, out, rssMb: maxRssKb / 1024 };
+	};
+	try {
+		const tags = flow('benchTextTags00001', 'bench: Create and Send, text tags', { fieldsInput: 'tags' });
+		const coords = flow('benchTagCoords0001', 'bench: Create and Send, two coordinate rows', {
+			fieldsInput: 'ui',
+			fieldsUi: {
+				field: [
+					{ signer: '1', field_type: 'signature', page_number: 300, position_x: 72, position_y: 600, width: 0, height: 0 },
+					{ signer: '2', field_type: 'date', page_number: 300, position_x: 300, position_y: 600, width: 0, height: 0 },
+				],
+			},
+		});
+		await n8n.import([tags, coords]);
+		// First runs, untimed: the tags run also gives the 402 fields for the JSON workflow (signer ids → positions).
+		const first = await runMeasured(tags.id, 402);
+		const position = new Map(first.out.signers.map((signer, index) => [String(signer.id), index + 1]));
+		const rows = first.out.fields.map((f) => ({ signer: position.get(String(f.signer_id)), field_type: f.field_type, page_number: f.page_number, position_x: f.position_x, position_y: f.position_y, width: f.width, height: f.height, is_required: f.is_required }));
+		const json = flow('benchTagJson00001', 'bench: Create and Send, 402 fields as JSON', { fieldsInput: 'json', fieldsJson: JSON.stringify(rows) });
+		await n8n.import(json);
+		await runMeasured(coords.id, 2);
+		await runMeasured(json.id, 402);
+		const runs = { tags: [], coords: [], json: [] };
+		const rssMb = { tags: [], coords: [], json: [] };
+		const expect = { tags: 402, coords: 2, json: 402 };
+		const byName = { tags, coords, json };
+		const ids = { tags: tags.id, coords: coords.id, json: json.id };
+		const order = ['tags', 'coords', 'json'];
+		for (let r = 0; r < REPS; r++) {
+			for (let k = 0; k < order.length; k++) {
+				const which = order[(r + k) % order.length];
+				const got = await runMeasured(ids[which], expect[which]);
+				runs[which].push(got.ms);
+				rssMb[which].push(got.rssMb);
+			}
+		}
+		// The same three in the n8n server, started by a webhook (answered when the run ends), so the reader runs in a
+		// process that has run it before, as in a long-running n8n; the node's executionTime from the public API.
+		if (!n8n.apiKey) await n8n.login({ apiKey: true });
+		const hooked = {};
+		for (const which of order) {
+			const wf = byName[which];
+			const hookPath = `bench-tags-${which}-${crypto.randomBytes(3).toString('hex')}`;
+			const hook = { ...wf, id: `${wf.id.slice(0, 14)}Hook`, name: `${wf.name} (webhook)`, nodes: [node('Webhook', 'n8n-nodes-base.webhook', 2, { httpMethod: 'POST', path: hookPath, responseMode: 'lastNode', options: {} }, { webhookId: crypto.randomUUID() }), ...wf.nodes.slice(1)] };
+			hook.connections = chain(hook.id, hook.name, hook.nodes).connections;
+			await n8n.import(hook);
+			await n8n.activate(hook.id);
+			hooked[which] = { id: hook.id, url: `${n8n.url}/webhook/${hookPath}` };
+		}
+		const runHooked = async (which) => {
+			const { id, url } = hooked[which];
+			for (const deadline = Date.now() + 30000; ; ) {
+				const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}', signal: AbortSignal.timeout(10 * 60000) });
+				await res.arrayBuffer();
+				if (res.status === 200) break;
+				// The webhook registers a moment after activation: n8n's 404 until then.
+				if (res.status !== 404 || Date.now() > deadline) throw new Error(`${id}: the webhook answered ${res.status}`);
+				await new Promise((r) => setTimeout(r, 500));
+			}
+			const [execution] = (await n8n.api('GET', `/executions?${new URLSearchParams({ workflowId: id, includeData: 'true', limit: '1' })}`)).data;
+			const run = execution?.data?.resultData?.runData?.Measured?.[0];
+			const out = run?.data?.main?.[0]?.[0]?.json;
+			if (execution?.status !== 'success' || out?.status !== 'sent' || out.fields?.length !== expect[which]) {
+				throw new Error(`${id}: execution ${execution?.id} ${execution?.status}, ${out?.fields?.length} fields (expected ${expect[which]}): ${execution?.data?.resultData?.error?.message ?? ''}`);
+			}
+			return run.executionTime;
+		};
+		for (const which of order) for (let k = 0; k < 2; k++) await runHooked(which); // warm-up, untimed
+		const warm = { tags: [], coords: [], json: [] };
+		for (let r = 0; r < REPS; r++) {
+			for (let k = 0; k < order.length; k++) {
+				const which = order[(r + k) % order.length];
+				warm[which].push(await runHooked(which));
+			}
+		}
+		for (const which of order) await n8n.deactivate(hooked[which].id);
+		return {
+			tags: median(runs.tags),
+			coords: median(runs.coords),
+			json: median(runs.json),
+			runs,
+			warm: { tags: median(warm.tags), coords: median(warm.coords), json: median(warm.json), runs: warm },
+			rssMb: { tags: median(rssMb.tags), coords: median(rssMb.coords), json: median(rssMb.json) },
+			fileKb: pdf.length / 1024,
+		};
+	} finally {
+		await sandboxControl(sb.url, 'POST', '/__sandbox/profile', profile);
+		server.close();
 	}
 }
 

@@ -1,0 +1,611 @@
+#!/usr/bin/env node
+// `npm run bench:pdf`: the PDF reader (nodes/ESign/pdf/) locating text tags, against pdf.js (pdfjs-dist, a
+// devDependency) extracting the same pages' text, in the same run. Issue 37's targets for the 300-page contract
+// (test/fixtures/pdf/contract-300-pages.pdf, 402 tags): time ≤ 1.0 × pdf.js, peak memory ≤ 3 × the file.
+//
+//   time    interleaved repetitions (the order alternating), a forced GC before each, after one untimed first run
+//           of each: (a) ours = PdfText.open + every page's lines(page, mayHoldTag) + findTags, as the node reads
+//           tags; (b) pdf.js = getDocument over a copy of the same bytes + getPage/getTextContent/cleanup for every
+//           page + destroy. Medians, min/max, ratio of the medians and the spread of the per-repetition ratios,
+//           wall clock and CPU time (process.cpuUsage: every thread, so Flate on the thread pool counts).
+//   memory  each in a child process of its own (--expose-gc), relative to a baseline taken after a forced GC with
+//           the modules loaded and the file already in memory, divided by the file's size:
+//           - live: heapUsed + arrayBuffers after a forced GC, sampled after open and at every page boundary (what
+//             the read holds on to: document, caches, read-ahead, tags found); the first read of the process and a
+//             second one; --fine also samples at every line end inside pages (slow);
+//           - RSS: the process's resident size during a read without forced GCs, the process's first read and a
+//             second one: the kernel's high-water mark (VmHWM, reset through /proc/self/clear_refs before the read)
+//             and a 1-ms timer's samples (only between the reader's awaits); median of 3 children;
+//           - allocated: what a read allocates on the JS heap, garbage included (v8.GCProfiler's heap sizes).
+//   fixtures the same time comparison on the other fixtures of test/fixtures/pdf/manifest.json (2-page files), each
+//           repetition a batch of reads, for context.
+//   profile (--profile) V8's sampling profilers in a child, for ours and for pdf.js: CPU over 5 reads (the top
+//           self-time functions and files) and allocations over one read (which functions allocate, garbage
+//           included); the .cpuprofile and .heapprofile files go to bench/results/ (Chrome DevTools opens them).
+//
+// The reader is built fresh from the working tree's nodes/ESign/pdf/ at every run, into bench/results/pdf-build/,
+// by the TypeScript compiler as a program with tsconfig.build.json's settings: the JavaScript `npm run build` puts
+// in dist/ (and so what n8n runs), without touching dist/. Not through bench/ts-register.js as bench/run.js does:
+// that compiles file by file, so the lexer's `const enum Tok` becomes a property read in every file that uses it
+// instead of the number the build writes (--source measures that way, for comparison). pdf.js runs its legacy
+// build with its worker in this process (Node has no pdf.js worker thread), as test/support/pdfjsOracle.mjs does,
+// but unpatched. Profile lines are those of the built JavaScript in bench/results/pdf-build/.
+//
+// Options: --reps N (7; or BENCH_PDF_REPS), --fixture-reps N (5), --file PDF (another file; --tags N its expected
+// tag count, else from the manifest), --skip memory,fixtures, --profile, --fine, --source. Results:
+// bench/results/pdf-<time>.json.
+// It is a benchmark, not a test: it exits 1 only when a read fails or finds another number of tags than expected.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import v8 from 'node:v8';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const require = createRequire(import.meta.url);
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.resolve(HERE, '..');
+const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'pdf');
+const RESULTS_DIR = path.join(HERE, 'results');
+const CONTRACT = path.join(FIXTURES, 'contract-300-pages.pdf');
+const READER_DIR = path.join(ROOT, 'nodes', 'ESign', 'pdf');
+const BUILD_DIR = path.join(RESULTS_DIR, 'pdf-build');
+
+// ---------------------------------------------------------------- options
+
+function parseArgs(argv) {
+	const opts = { reps: Number(process.env.BENCH_PDF_REPS || 7), fixtureReps: 5, file: CONTRACT, skip: new Set(), profile: false, fine: false };
+	for (let i = 0; i < argv.length; i++) {
+		const a = argv[i];
+		const value = () => argv[++i];
+		if (a === '--reps') opts.reps = Number(value());
+		else if (a === '--fixture-reps') opts.fixtureReps = Number(value());
+		else if (a === '--file') opts.file = path.resolve(value());
+		else if (a === '--tags') opts.tags = Number(value());
+		else if (a === '--skip') for (const s of value().split(',')) opts.skip.add(s.trim());
+		else if (a === '--profile') opts.profile = true;
+		else if (a === '--fine') opts.fine = true;
+		else if (a === '--source') opts.source = true;
+		else if (a === '--child') opts.child = value();
+		else if (a === '--subject') opts.subject = value();
+		else if (a === '--password') opts.password = value();
+		else throw new Error(`unknown option ${a}`);
+	}
+	if (!(opts.reps >= 1) || !(opts.fixtureReps >= 1)) throw new Error('--reps and --fixture-reps take a number from 1');
+	return opts;
+}
+
+// ---------------------------------------------------------------- the two readers
+
+/** Compiles the reader as `tsc -p tsconfig.build.json` would (one program: const enums inlined) into BUILD_DIR. */
+function buildReader() {
+	const ts = require('typescript');
+	const fail = (diagnostic) => {
+		throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+	};
+	const config = ts.getParsedCommandLineOfConfigFile(path.join(ROOT, 'tsconfig.build.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: fail });
+	fs.rmSync(BUILD_DIR, { recursive: true, force: true });
+	const roots = ['index.ts', 'tags.ts'].map((f) => path.join(READER_DIR, f));
+	const program = ts.createProgram(roots, { ...config.options, rootDir: READER_DIR, outDir: BUILD_DIR, declaration: false, sourceMap: false });
+	const { emitSkipped, diagnostics } = program.emit();
+	const errors = [...ts.getPreEmitDiagnostics(program), ...diagnostics].filter((d) => d.category === ts.DiagnosticCategory.Error);
+	if (emitSkipped || errors.length) fail(errors[0] ?? { messageText: 'the reader was not emitted' });
+	for (const file of ['index.js', 'tags.js']) if (!fs.existsSync(path.join(BUILD_DIR, file))) throw new Error(`the build has no ${file}`);
+}
+
+let ourReader;
+let fromSource = false;
+function loadOurs() {
+	if (!ourReader) {
+		let dir = BUILD_DIR;
+		if (fromSource) {
+			require('./ts-register.js');
+			dir = READER_DIR;
+		}
+		const ext = fromSource ? '.ts' : '.js';
+		const { PdfText } = require(path.join(dir, `index${ext}`));
+		const { findTags, mayHoldTag } = require(path.join(dir, `tags${ext}`));
+		ourReader = { PdfText, findTags, mayHoldTag };
+	}
+	return ourReader;
+}
+
+const PDFJS_DIR = path.dirname(require.resolve('pdfjs-dist/package.json'));
+const PDFJS_VERSION = JSON.parse(fs.readFileSync(path.join(PDFJS_DIR, 'package.json'), 'utf8')).version;
+let pdfjs;
+async function loadPdfjs() {
+	if (!pdfjs) {
+		// pdf.js takes globalThis.pdfjsWorker as its in-process ("fake") worker: the legacy build's own worker module.
+		globalThis.pdfjsWorker = await import(pathToFileURL(path.join(PDFJS_DIR, 'legacy', 'build', 'pdf.worker.mjs')).href);
+		pdfjs = await import(pathToFileURL(path.join(PDFJS_DIR, 'legacy', 'build', 'pdf.mjs')).href);
+	}
+	return pdfjs;
+}
+
+/**
+ * Ours, as the node reads tags (helpers/pdfFile.ts): open, then page by page the lines that may hold a tag, and the
+ * tags in them. sample(where) runs after open and after every page; line(), when given, at every line end.
+ */
+async function readOurs(bytes, { sample, line } = {}) {
+	const { PdfText, findTags, mayHoldTag } = loadOurs();
+	const pdf = await PdfText.open(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length));
+	sample?.('open');
+	const keep = line ? (l) => (line(), mayHoldTag(l)) : mayHoldTag;
+	let tags = 0;
+	for (const page of pdf.pages) {
+		tags += findTags(await pdf.lines(page.number, keep), page.number).length;
+		sample?.(page.number);
+	}
+	return { pages: pdf.pages.length, tags };
+}
+
+/** pdf.js's text extraction over every page: the baseline. The bytes are copied (pdf.js may take the buffer over). */
+async function readPdfjs(bytes, { sample, password } = {}) {
+	const lib = await loadPdfjs();
+	const task = lib.getDocument({
+		data: new Uint8Array(bytes),
+		password,
+		verbosity: lib.VerbosityLevel.ERRORS,
+		standardFontDataUrl: path.join(PDFJS_DIR, 'standard_fonts') + path.sep,
+		cMapUrl: path.join(PDFJS_DIR, 'cmaps') + path.sep,
+		isEvalSupported: false,
+		useSystemFonts: false,
+	});
+	try {
+		const doc = await task.promise;
+		sample?.('open');
+		let items = 0;
+		for (let n = 1; n <= doc.numPages; n++) {
+			const page = await doc.getPage(n);
+			items += (await page.getTextContent()).items.length;
+			page.cleanup();
+			sample?.(n);
+		}
+		return { pages: doc.numPages, items };
+	} finally {
+		await task.destroy();
+	}
+}
+
+// ---------------------------------------------------------------- statistics and printing
+
+const median = (xs) => {
+	const s = [...xs].sort((a, b) => a - b);
+	return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const stats = (xs) => ({ median: median(xs), min: Math.min(...xs), max: Math.max(...xs), runs: xs.map((x) => Number(x.toFixed(3))) });
+const f1 = (n) => (Number.isFinite(n) ? n.toFixed(1) : 'n/a');
+const f2 = (n) => (Number.isFinite(n) ? n.toFixed(2) : 'n/a');
+const kb = (bytes) => `${Math.round(bytes / 1024)} KB`;
+
+function table(rows) {
+	const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => String(r[c]).length)));
+	for (const row of rows) console.log('  ' + row.map((cell, c) => (c === 0 ? String(cell).padEnd(widths[c]) : String(cell).padStart(widths[c]))).join('  '));
+}
+
+const gc = () => {
+	if (!global.gc) throw new Error('run with --expose-gc (npm run bench:pdf does)');
+	global.gc();
+};
+
+/** Wall clock and CPU time (every thread of the process) of one call. */
+async function timed(fn) {
+	gc();
+	const cpu0 = process.cpuUsage();
+	const t0 = performance.now();
+	const result = await fn();
+	const ms = performance.now() - t0;
+	const cpu = process.cpuUsage(cpu0);
+	return { ms, cpuMs: (cpu.user + cpu.system) / 1000, result };
+}
+
+// ---------------------------------------------------------------- time
+
+async function timeMain(bytes, reps) {
+	loadOurs();
+	await loadPdfjs();
+	// First runs (modules loaded, code not yet run: V8 compiles as it goes), not in the figures: reported apart.
+	const firstOurs = await timed(() => readOurs(bytes));
+	const firstPdfjs = await timed(() => readPdfjs(bytes));
+	const runs = { ours: [], pdfjs: [], oursCpu: [], pdfjsCpu: [], ratio: [] };
+	let tags;
+	for (let r = 0; r < reps; r++) {
+		const order = r % 2 ? ['pdfjs', 'ours'] : ['ours', 'pdfjs'];
+		const got = {};
+		for (const who of order) got[who] = await timed(() => (who === 'ours' ? readOurs(bytes) : readPdfjs(bytes)));
+		tags = got.ours.result.tags;
+		runs.ours.push(got.ours.ms);
+		runs.pdfjs.push(got.pdfjs.ms);
+		runs.oursCpu.push(got.ours.cpuMs);
+		runs.pdfjsCpu.push(got.pdfjs.cpuMs);
+		runs.ratio.push(got.ours.ms / got.pdfjs.ms);
+		process.stdout.write(`  repetition ${r + 1}/${reps}: ours ${f1(got.ours.ms)} ms, pdf.js ${f1(got.pdfjs.ms)} ms\n`);
+	}
+	const ours = stats(runs.ours);
+	const base = stats(runs.pdfjs);
+	return {
+		tags,
+		pages: firstOurs.result.pages,
+		pdfjsItems: firstPdfjs.result.items,
+		first: { oursMs: firstOurs.ms, pdfjsMs: firstPdfjs.ms },
+		ours,
+		pdfjs: base,
+		ratio: ours.median / base.median,
+		perRepRatio: stats(runs.ratio),
+		cpu: { ours: stats(runs.oursCpu), pdfjs: stats(runs.pdfjsCpu), ratio: median(runs.oursCpu) / median(runs.pdfjsCpu) },
+	};
+}
+
+async function timeFixtures(reps) {
+	const manifest = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'manifest.json'), 'utf8'));
+	const rows = [];
+	for (const fx of manifest.fixtures) {
+		const file = path.join(FIXTURES, fx.file);
+		if (path.resolve(file) === CONTRACT || !fs.existsSync(file)) continue;
+		const bytes = fs.readFileSync(file);
+		const row = { file: fx.file, bytes: bytes.length, pages: fx.pages, expectedTags: fx.tags.length };
+		rows.push(row);
+		try {
+			row.tags = (await readOurs(bytes)).tags;
+		} catch (error) {
+			// e.g. a file that needs a user password: the node refuses it, so there is no time to compare.
+			row.refused = error.message;
+			continue;
+		}
+		await readPdfjs(bytes, { password: fx.userPassword });
+		const warm = await timed(() => readPdfjs(bytes, { password: fx.userPassword }));
+		// A batch of reads per repetition, about 200 ms of pdf.js's time, so timer resolution and one GC do not count.
+		const batch = Math.max(5, Math.min(200, Math.round(200 / Math.max(warm.ms, 0.5))));
+		const runs = { ours: [], pdfjs: [], ratio: [] };
+		for (let r = 0; r < reps; r++) {
+			const order = r % 2 ? ['pdfjs', 'ours'] : ['ours', 'pdfjs'];
+			const got = {};
+			for (const who of order) {
+				got[who] = await timed(async () => {
+					for (let k = 0; k < batch; k++) await (who === 'ours' ? readOurs(bytes) : readPdfjs(bytes, { password: fx.userPassword }));
+				});
+			}
+			runs.ours.push(got.ours.ms / batch);
+			runs.pdfjs.push(got.pdfjs.ms / batch);
+			runs.ratio.push(got.ours.ms / got.pdfjs.ms);
+		}
+		Object.assign(row, { batch, oursMs: median(runs.ours), pdfjsMs: median(runs.pdfjs), ratio: median(runs.ours) / median(runs.pdfjs), perRepRatio: stats(runs.ratio) });
+	}
+	return rows;
+}
+
+// ---------------------------------------------------------------- memory (children)
+
+const live = () => {
+	const m = process.memoryUsage();
+	return m.heapUsed + m.arrayBuffers;
+};
+const procStatus = (key) => {
+	const m = new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(fs.readFileSync('/proc/self/status', 'utf8'));
+	return m ? Number(m[1]) * 1024 : NaN;
+};
+
+/** In a child: the live heap at page boundaries (forced GCs), for a first and a second read. */
+async function childLive(opts, bytes) {
+	const read = opts.subject === 'ours' ? readOurs : readPdfjs;
+	if (opts.subject === 'ours') loadOurs();
+	else await loadPdfjs();
+	const reads = [];
+	for (const which of ['first', 'second']) {
+		gc();
+		gc();
+		const base = live();
+		let peak = { bytes: 0, at: 'none' };
+		let samples = 0;
+		const sample = (at) => {
+			gc();
+			samples++;
+			const grown = live() - base;
+			if (grown > peak.bytes) peak = { bytes: grown, at };
+		};
+		const lineSample = opts.fine && opts.subject === 'ours' ? () => sample('line') : undefined;
+		const result = await read(bytes, { sample, line: lineSample });
+		gc();
+		reads.push({ which, baseBytes: base, peakBytes: peak.bytes, peakAt: peak.at, samples, afterBytes: live() - base, result });
+	}
+	return { reads };
+}
+
+/**
+ * In a child: RSS growth during a read, no forced GC during it: the process's first read, then a second one (each
+ * from its own baseline after a forced GC). Also what each read allocates on the JS heap, garbage included.
+ */
+async function childRss(opts, bytes) {
+	const read = opts.subject === 'ours' ? readOurs : readPdfjs;
+	if (opts.subject === 'ours') loadOurs();
+	else await loadPdfjs();
+	const reads = [];
+	for (const which of ['first', 'second']) {
+		gc();
+		gc();
+		await new Promise((r) => setTimeout(r, 50));
+		const base = process.memoryUsage.rss();
+		let hwmReset = false;
+		try {
+			fs.writeFileSync('/proc/self/clear_refs', '5'); // resets VmHWM to the current RSS (Linux)
+			hwmReset = true;
+		} catch {
+			/* not Linux, or not allowed: the timer's figure only */
+		}
+		let sampled = base;
+		const timer = setInterval(() => {
+			sampled = Math.max(sampled, process.memoryUsage.rss());
+		}, 1);
+		// The heap's growth between GCs, summed: what the read allocated.
+		const usedBefore = v8.getHeapStatistics().used_heap_size;
+		const gcs = new v8.GCProfiler();
+		gcs.start();
+		const result = await read(bytes);
+		const usedAfter = v8.getHeapStatistics().used_heap_size;
+		const { statistics } = gcs.stop();
+		clearInterval(timer);
+		sampled = Math.max(sampled, process.memoryUsage.rss());
+		const hwm = hwmReset ? procStatus('VmHWM') : NaN;
+		let allocated = 0;
+		let previous = usedBefore;
+		for (const g of statistics) {
+			allocated += g.beforeGC.heapStatistics.usedHeapSize - previous;
+			previous = g.afterGC.heapStatistics.usedHeapSize;
+		}
+		allocated += usedAfter - previous;
+		const gcMs = statistics.reduce((sum, g) => sum + g.cost, 0) / 1000;
+		reads.push({ which, baseRss: base, sampledGrowth: sampled - base, hwmGrowth: hwm - base, hwmReset, allocated, gcCount: statistics.length, gcMs, result });
+	}
+	return { reads };
+}
+
+/** Runs this script as a child with `args`; resolves the JSON it prints last. */
+function child(args, nodeFlags = ['--expose-gc']) {
+	if (fromSource) args = [...args, '--source'];
+	return new Promise((resolve, reject) => {
+		const proc = spawn(process.execPath, [...nodeFlags, fileURLToPath(import.meta.url), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+		let out = '';
+		proc.stdout.on('data', (d) => (out += d));
+		proc.on('error', reject);
+		proc.on('close', (code) => {
+			const last = out.trim().split('\n').pop();
+			if (code !== 0) return reject(new Error(`child ${args.join(' ')} exited with ${code}`));
+			try {
+				resolve(JSON.parse(last));
+			} catch (error) {
+				reject(error);
+			}
+		});
+	});
+}
+
+async function memory(opts, size) {
+	const out = {};
+	for (const subject of ['ours', 'pdfjs']) {
+		const fine = opts.fine ? ['--fine'] : [];
+		const lived = await child(['--child', 'live', '--subject', subject, '--file', opts.file, ...fine]);
+		const rss = [];
+		for (let k = 0; k < 3; k++) rss.push(await child(['--child', 'rss', '--subject', subject, '--file', opts.file]));
+		const summary = (k) => {
+			const r = rss.map((c) => c.reads[k]);
+			return {
+				hwmGrowth: stats(r.map((x) => x.hwmGrowth)),
+				sampledGrowth: stats(r.map((x) => x.sampledGrowth)),
+				hwmRatio: median(r.map((x) => x.hwmGrowth)) / size,
+				sampledRatio: median(r.map((x) => x.sampledGrowth)) / size,
+				baseRss: median(r.map((x) => x.baseRss)),
+				hwmReset: r.every((x) => x.hwmReset),
+				allocated: median(r.map((x) => x.allocated)),
+				gcCount: median(r.map((x) => x.gcCount)),
+				gcMs: median(r.map((x) => x.gcMs)),
+			};
+		};
+		out[subject] = { live: lived.reads.map((r) => ({ ...r, ratio: r.peakBytes / size })), rss: summary(0), rssSecond: summary(1) };
+	}
+	return out;
+}
+
+// ---------------------------------------------------------------- profiles
+
+/**
+ * In a child: V8's sampling profilers over reads after one unprofiled read: CPU (100 µs) over `reps` reads, then
+ * allocations (every 16 KB allocated, garbage included) over one read. Both saved in bench/results/ (open them in
+ * Chrome DevTools: Performance, Memory).
+ */
+async function childProfile(opts, bytes) {
+	const { Session } = await import('node:inspector/promises');
+	const read = opts.subject === 'ours' ? readOurs : readPdfjs;
+	await read(bytes);
+	const session = new Session();
+	session.connect();
+	await session.post('Profiler.enable');
+	await session.post('Profiler.setSamplingInterval', { interval: 100 });
+	await session.post('Profiler.start');
+	for (let r = 0; r < opts.reps; r++) await read(bytes);
+	const { profile } = await session.post('Profiler.stop');
+	await session.post('HeapProfiler.enable');
+	await session.post('HeapProfiler.startSampling', { samplingInterval: 16384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+	await read(bytes);
+	const { profile: heap } = await session.post('HeapProfiler.stopSampling');
+	session.disconnect();
+	fs.mkdirSync(RESULTS_DIR, { recursive: true });
+	const base = path.join(RESULTS_DIR, `pdf-${opts.subject}-${stamp()}`);
+	fs.writeFileSync(`${base}.cpuprofile`, JSON.stringify(profile));
+	fs.writeFileSync(`${base}.heapprofile`, JSON.stringify(heap));
+	return { reads: opts.reps, cpuFile: `${base}.cpuprofile`, heapFile: `${base}.heapprofile`, cpu: cpuSelfTimes(profile), allocations: allocationSelf(heap) };
+}
+
+const shortUrl = (url) => {
+	if (!url) return '';
+	if (!url.startsWith('file:') && !path.isAbsolute(url)) return url; // node:zlib
+	const file = url.startsWith('file:') ? fileURLToPath(url) : url;
+	if (file.startsWith(BUILD_DIR + path.sep)) return `pdf-build/${path.relative(BUILD_DIR, file)}`;
+	return file.includes(`${path.sep}node_modules${path.sep}`) ? file.slice(file.lastIndexOf(`node_modules${path.sep}`) + 13) : path.relative(ROOT, file);
+};
+/** A frame's label; a native frame (no script) is named with its caller, e.g. "subarray (native) ← hexString lexer.ts:269". */
+const frameLabel = (cf, caller) => {
+	if (cf.url) return `${cf.functionName || '(anonymous)'} ${shortUrl(cf.url)}:${cf.lineNumber + 1}`;
+	if (/^\(.*\)$/.test(cf.functionName) || !caller) return cf.functionName || '(native)';
+	return `${cf.functionName || '(anonymous)'} (native) ← ${frameLabel(caller)}`;
+};
+// Not the subject's work: the profiler's own calls, and the bench's loop.
+const isHarness = (label) => label.includes('node:inspector') || label.includes('bench/pdf.mjs') || label === '(program)';
+
+function top(map, total, n) {
+	return [...map]
+		.sort((a, b) => b[1] - a[1])
+		.slice(0, n)
+		.map(([name, v]) => ({ name, value: v, share: v / total }));
+}
+
+/** CPU self time per function and per file; shares of the busy time (not idle, not the harness). */
+function cpuSelfTimes(profile) {
+	const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+	const parent = new Map();
+	for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n);
+	const self = new Map();
+	for (let i = 0; i < profile.samples.length; i++) self.set(profile.samples[i], (self.get(profile.samples[i]) ?? 0) + (profile.timeDeltas[i] ?? 0));
+	const fns = new Map();
+	const files = new Map();
+	let idle = 0;
+	let harness = 0;
+	let busy = 0;
+	for (const [id, us] of self) {
+		const node = byId.get(id);
+		const label = frameLabel(node.callFrame, parent.get(id)?.callFrame);
+		if (label === '(idle)') idle += us;
+		else if (isHarness(label)) harness += us;
+		else {
+			busy += us;
+			fns.set(label, (fns.get(label) ?? 0) + us);
+			const file = node.callFrame.url ? shortUrl(node.callFrame.url) : label.includes('←') ? `(native) ← ${label.split(' ← ')[1].replace(/ \S+$/, '')}` : label;
+			files.set(file, (files.get(file) ?? 0) + us);
+		}
+	}
+	return { busyMs: busy / 1000, idleMs: idle / 1000, harnessMs: harness / 1000, functions: top(fns, busy, 20), files: top(files, busy, 12) };
+}
+
+/** Bytes allocated per function (the sampling heap profile, collected objects included). */
+function allocationSelf(profile) {
+	const fns = new Map();
+	let total = 0;
+	const walk = (node, caller) => {
+		const label = frameLabel(node.callFrame, caller);
+		if (node.selfSize) {
+			fns.set(label, (fns.get(label) ?? 0) + node.selfSize);
+			total += node.selfSize;
+		}
+		for (const c of node.children) walk(c, node.callFrame.url || !caller ? node.callFrame : caller);
+	};
+	walk(profile.head);
+	return { totalBytes: total, functions: top(fns, total, 20) };
+}
+
+// ---------------------------------------------------------------- main
+
+const stamp = () => new Date().toISOString().replace(/[:.]/g, '-');
+
+async function main() {
+	const opts = parseArgs(process.argv.slice(2));
+	fromSource = Boolean(opts.source);
+	const bytes = fs.readFileSync(opts.file);
+	if (opts.child) {
+		const run = { live: childLive, rss: childRss, profile: childProfile }[opts.child];
+		console.log(JSON.stringify(await run(opts, bytes)));
+		return 0;
+	}
+	const manifest = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'manifest.json'), 'utf8'));
+	const expectedTags = opts.tags ?? manifest.fixtures.find((f) => path.join(FIXTURES, f.file) === opts.file)?.tags.length;
+	const name = path.relative(ROOT, opts.file);
+	const machine = { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memoryGb: Math.round(os.totalmem() / 1024 ** 3), node: process.version, pdfjs: PDFJS_VERSION, loadAverage: os.loadavg() };
+	let failures = 0;
+	if (!opts.source) buildReader();
+	console.log(`[bench:pdf] reader: ${opts.source ? 'nodes/ESign/pdf/*.ts through bench/ts-register.js (--source)' : `built from nodes/ESign/pdf/ into ${path.relative(ROOT, BUILD_DIR)}/`}`);
+	console.log(`[bench:pdf] ${name}: ${kb(bytes.length)}; ${opts.reps} interleaved repetitions; Node ${process.version}, pdf.js ${PDFJS_VERSION}; load average ${os.loadavg().map(f2).join(' ')}`);
+
+	const time = await timeMain(bytes, opts.reps);
+	if (expectedTags !== undefined && time.tags !== expectedTags) {
+		failures++;
+		console.log(`[bench:pdf] FAILED: ours found ${time.tags} tags, expected ${expectedTags}`);
+	}
+	const mem = opts.skip.has('memory') ? undefined : await memory(opts, bytes.length);
+	const fixtures = opts.skip.has('fixtures') || opts.file !== CONTRACT ? [] : await timeFixtures(opts.fixtureReps);
+	for (const row of fixtures) {
+		if (row.refused === undefined && row.tags !== row.expectedTags) {
+			failures++;
+			console.log(`[bench:pdf] FAILED: ${row.file}: ours found ${row.tags} tags, expected ${row.expectedTags}`);
+		}
+	}
+	const profiles = {};
+	if (opts.profile) {
+		for (const subject of ['ours', 'pdfjs']) profiles[subject] = await child(['--child', 'profile', '--subject', subject, '--file', opts.file, '--reps', '5']);
+	}
+
+	// ---- summary
+	console.log(`\n[bench:pdf] ${name} (${kb(bytes.length)}, ${time.pages} pages): tags found ${time.tags}${expectedTags !== undefined ? ` (expected ${expectedTags})` : ''}`);
+	table([
+		['time, ms', 'median', 'min', 'max', 'first run'],
+		['ours: open + lines(mayHoldTag) + findTags', f1(time.ours.median), f1(time.ours.min), f1(time.ours.max), f1(time.first.oursMs)],
+		['pdf.js: getDocument + getTextContent per page', f1(time.pdfjs.median), f1(time.pdfjs.min), f1(time.pdfjs.max), f1(time.first.pdfjsMs)],
+		['ratio ours ÷ pdf.js (medians; per-rep min, max)', f2(time.ratio), f2(time.perRepRatio.min), f2(time.perRepRatio.max), f2(time.first.oursMs / time.first.pdfjsMs)],
+		['CPU time, all threads: ours / pdf.js / ratio', f1(time.cpu.ours.median), f1(time.cpu.pdfjs.median), f2(time.cpu.ratio), ''],
+	]);
+	if (mem) {
+		console.log(`\n  memory growth ÷ file size (${kb(bytes.length)}); baseline: modules loaded, file in memory, after a forced GC`);
+		const liveCell = (s, k) => `${f2(s.live[k].ratio)} (${kb(s.live[k].peakBytes)}, at ${s.live[k].peakAt === 'open' ? 'open' : s.live[k].peakAt === 'line' ? 'a line end' : `page ${s.live[k].peakAt}`})`;
+		const at = opts.fine ? ' at line ends and page boundaries' : ' at page boundaries';
+		const retained = (s) => `${f2(s.live[0].afterBytes / bytes.length)} (${kb(s.live[0].afterBytes)})`;
+		const allocCell = (s) => `${Math.round(s.rssSecond.allocated / bytes.length)} (${f1(s.rssSecond.allocated / 1048576)} MiB; ${s.rssSecond.gcCount} GCs, ${f1(s.rssSecond.gcMs)} ms)`;
+		const rssCell = (r, key, ratio) => `${f2(r[ratio])} (${kb(r[key].median)}; ${kb(r[key].min)}–${kb(r[key].max)})`;
+		const hwmCell = (r) => (r.hwmReset ? rssCell(r, 'hwmGrowth', 'hwmRatio') : 'n/a');
+		table([
+			['', 'ours', 'pdf.js (context)'],
+			[`live heap peak${at}, a 2nd read (code compiled)`, liveCell(mem.ours, 1), liveCell(mem.pdfjs, 1)],
+			[`live heap peak${at}, the process's 1st read`, liveCell(mem.ours, 0), liveCell(mem.pdfjs, 0)],
+			['  of which still held after the 1st read (code)', retained(mem.ours), retained(mem.pdfjs)],
+			['RSS growth, 1st read: kernel high-water mark (median of 3)', hwmCell(mem.ours.rss), hwmCell(mem.pdfjs.rss)],
+			['RSS growth, 1st read: 1-ms timer samples (median of 3)', rssCell(mem.ours.rss, 'sampledGrowth', 'sampledRatio'), rssCell(mem.pdfjs.rss, 'sampledGrowth', 'sampledRatio')],
+			['RSS growth, 2nd read: kernel high-water mark (median of 3)', hwmCell(mem.ours.rssSecond), hwmCell(mem.pdfjs.rssSecond)],
+			['allocated on the JS heap during a 2nd read, garbage too', allocCell(mem.ours), allocCell(mem.pdfjs)],
+		]);
+	}
+	if (fixtures.length) {
+		console.log(`\n  other fixtures: ms per read (median of ${opts.fixtureReps} batches), ratio ours ÷ pdf.js`);
+		table([
+			['file', 'KB', 'pages', 'tags', 'reads/batch', 'ours', 'pdf.js', 'ratio', 'per-rep min–max'],
+			...fixtures.map((r) =>
+				r.refused !== undefined
+					? [r.file, Math.round(r.bytes / 1024), r.pages, '-', '-', 'refused', '-', '-', '-']
+					: [r.file, Math.round(r.bytes / 1024), r.pages, `${r.tags}/${r.expectedTags}`, r.batch, f2(r.oursMs), f2(r.pdfjsMs), f2(r.ratio), `${f2(r.perRepRatio.min)}–${f2(r.perRepRatio.max)}`],
+			),
+		]);
+		for (const r of fixtures) if (r.refused !== undefined) console.log(`  ${r.file}: ours refuses it (as the node does): ${r.refused}`);
+		const ratios = fixtures.filter((r) => r.ratio !== undefined).map((r) => r.ratio);
+		console.log(`  median of the fixtures' ratios ${f2(median(ratios))} (min ${f2(Math.min(...ratios))}, max ${f2(Math.max(...ratios))})`);
+	}
+	for (const [subject, p] of Object.entries(profiles)) {
+		const who = subject === 'ours' ? 'ours' : 'pdf.js';
+		console.log(`\n  CPU profile, ${who}, ${p.reads} reads: ${f1(p.cpu.busyMs / p.reads)} ms busy per read (+ ${f1(p.cpu.idleMs / p.reads)} ms idle); ${path.relative(ROOT, p.cpuFile)}`);
+		table([['self time (% of busy)', 'ms/read', '%'], ...p.cpu.functions.slice(0, 15).map((f) => [f.name, f1(f.value / 1000 / p.reads), f1(100 * f.share)])]);
+		table([['by file', 'ms/read', '%'], ...p.cpu.files.slice(0, 8).map((f) => [f.name, f1(f.value / 1000 / p.reads), f1(100 * f.share)])]);
+		console.log(`  allocations, ${who}, one read: ${f1(p.allocations.totalBytes / 1048576)} MiB sampled (garbage included); ${path.relative(ROOT, p.heapFile)}`);
+		table([['allocated by', 'MiB', '%'], ...p.allocations.functions.slice(0, 15).map((f) => [f.name, f1(f.value / 1048576), f1(100 * f.share)])]);
+	}
+
+	fs.mkdirSync(RESULTS_DIR, { recursive: true });
+	const out = path.join(RESULTS_DIR, `pdf-${stamp()}.json`);
+	machine.loadAverageEnd = os.loadavg();
+	const result = { date: new Date().toISOString(), reader: opts.source ? 'source (ts-register)' : 'built', file: name, bytes: bytes.length, expectedTags, reps: opts.reps, machine, time, memory: mem, fixtures, profiles };
+	fs.writeFileSync(out, JSON.stringify(result, null, 2) + '\n');
+	console.log(`\n[bench:pdf] load average at the end ${os.loadavg().map(f2).join(' ')}; results: ${path.relative(ROOT, out)}`);
+	return failures ? 1 : 0;
+}
+
+main().then(
+	(code) => process.exit(code),
+	(error) => {
+		console.error(error);
+		process.exit(1);
+	},
+);
