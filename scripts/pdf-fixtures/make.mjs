@@ -608,7 +608,7 @@ async function main() {
 	}
 
 	const manifest = {
-		about: 'PDF fixtures for the text-tag reader (nodes/shared/pdf/). Remade by scripts/make-pdf-fixtures.sh; see README.md.',
+		about: 'PDF fixtures for the text-tag reader (nodes/ESign/pdf/). Remade by scripts/make-pdf-fixtures.sh; see README.md.',
 		tools,
 		boxConvention:
 			'Viewport points of page.getViewport({ scale: 1 }) (top-left origin, y down, after CropBox and Rotate). ' +

@@ -1,5 +1,5 @@
 // The pdf.js oracle: per-glyph positions, text tags and anchor phrases of a PDF as pdf.js (pdfjs-dist, a
-// devDependency) reads them, to check the package's own PDF reader (nodes/shared/pdf/) against an independent one.
+// devDependency) reads them, to check the package's own PDF reader (nodes/ESign/pdf/) against an independent one.
 //
 //   import { readPdf } from './pdfjsOracle.mjs';  const result = await readPdf(bytesOrPath, { anchors: ['Date:'] });
 //   node test/support/pdfjsOracle.mjs file.pdf [--anchor TEXT]... [--password PW] [--no-glyphs] [--pages 1,3]
