@@ -37,7 +37,8 @@ const rendered = (page) => page.evaluate(() => new Promise((resolve) => requestA
 
 /**
  * For a screenshot: the mouse moved to an empty spot of the output panel (off the hover toolbars of the rows), the
- * parameter row holding `scrollTo` (a locator) scrolled to the top of its panel, and every finite animation (the toolbars fading) ended.
+ * parameter row holding `scrollTo` (a locator) scrolled to the top of its panel, and every finite animation (the
+ * toolbars fading) ended.
  */
 async function still(page, scrollTo) {
 	if (scrollTo) await scrollTo.evaluate((el) => el.closest('[data-test-id=parameter-item]')?.scrollIntoView({ block: 'start' }));
@@ -65,8 +66,7 @@ async function addFromNodePanel(page, action) {
 	await search.click();
 	await search.pressSequentially('eSign', { delay: 40 });
 	await page.locator('[data-test-id=node-creator-item-name]', { hasText: /^\s*eSign\s*$/ }).first().click();
-	await page.locator('[data-test-id=node-creator-category-item]').first().waitFor();
-	await page.locator('[data-test-id=node-creator-item-name]').first().waitFor(); // rendered with the categories
+	await page.locator('[data-test-id=node-creator-category-item]').first().waitFor(); // the eSign page, its entries rendered with it
 	const item = page.locator('[data-test-id=node-creator-item-name]').filter({ hasText: new RegExp(`^\\s*${action.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`) }).first();
 	// In an empty workflow the eSign page opens with its triggers and the Actions category closed.
 	if (!(await item.isVisible())) await page.locator('[data-test-id=node-creator-category-item]', { hasText: /^\s*Actions\b/ }).first().click();
@@ -93,7 +93,7 @@ async function chooseOption(page, name, optionName) {
 }
 
 /**
- * Step 1a. In a new workflow, "Create document from template" (its action text) from the node panel: the node opens on
+ * e2e 6b. In a new workflow, "Create document from template" (its action text) from the node panel: the node opens on
  * Template → Create Document, and once the mapper has its answer for no template its area shows nothing but its mode
  * label: no red "No variables found in eSign. Retry", no notice. Leaves the node open for templateVariables.
  */
@@ -115,7 +115,7 @@ export async function templateBeforeChoice(editor, { description, credential }) 
 }
 
 /**
- * Step 1b. Picks `template.name` from the Template list in the node templateBeforeChoice left open: once the mapper
+ * e2e 6c. Picks `template.name` from the Template list in the node templateBeforeChoice left open: once the mapper
  * has its answer, each of the template's variables (`template.variables`, as the site lists them) is a row, with its
  * label. Saves the screenshot `file`.
  */
@@ -142,7 +142,7 @@ export async function templateVariables(editor, { template, file }) {
 }
 
 /**
- * Step 2. In a new workflow, "Create and send document" from the node panel, one signer row and one field row added:
+ * e2e 6d. In a new workflow, "Create and send document" from the node panel, one signer row and one field row added:
  * each hint below (its text from the node's description) shows under its parameter; Font Size and Font Family are not
  * shown for the default Signature type and are for Text. Saves the screenshot `file` (the rows with their hints).
  */
@@ -194,7 +194,7 @@ export async function createAndSendHints(editor, { description, credential, file
 }
 
 /**
- * Step 3. Opens the workflow and runs it with the Execute Workflow button: the editor's run request gives the
+ * e2e 6e. Opens the workflow and runs it with the Execute Workflow button: the editor's run request gives the
  * execution id, n8n's own list (the public API) says when it ended, and the canvas then marks every node that ran as
  * successful. Resolves { runData, note } for exampleRun (checks.mjs), which checks what the site received.
  */
