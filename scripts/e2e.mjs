@@ -2,21 +2,23 @@
 // `npm run test:e2e`: the package in real n8n, headless, for n8n 2.41.1 and then 1.123.81, each with the sandbox and
 // a fresh user folder: types loaded, the examples run, both triggers fired by real signings (also across a restart),
 // forgeries and repeats refused, the credential test, misbehaving and fronted sites, the eSign Tool under n8n's AI
-// Agent with a scripted model (test/support/scriptedModel.mjs), and the node panel in a browser (README screenshots).
+// Agent with a scripted model (test/support/scriptedModel.mjs), and in a browser the node panel and the node walked in
+// the editor (README screenshots).
 // Env: E2E_LINES=2,1 (which lines, in order), E2E_KEEP=1 (keep the temporary user folders),
-//      E2E_SCREENSHOTS=0 (skip screenshots), E2E_TIMEOUT_MIN=30 (watchdog after the runtime install),
+//      E2E_SCREENSHOTS=0 (skip the browser step), E2E_TIMEOUT_MIN=30 (watchdog after the runtime install),
 //      E2E_STRICT_LINES=2 (the lines that also run the examples against a strict sandbox; empty: none),
-//      E2E_CORPUS=0 (skip step 9, the saved-workflow corpus), ESIGN_POLL_SECONDS=10 (how often the polling workflows
-//      poll; 60: every minute, as the example is committed).
+//      E2E_CORPUS=0 (skip step 9, the saved-workflow corpus), E2E_ONLY=browser (per line only the setup and step 6),
+//      ESIGN_POLL_SECONDS=10 (how often the polling workflows poll; 60: every minute, as the example is committed).
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { LINES, RUNTIME_ROOT, ROOT, ensureRuntimes } from './lib/runtime.mjs';
 import { CREDENTIAL, NODE_TYPES, POLL_SECONDS, STATUS_TRIGGER_WORKFLOW_ID, TRIGGER_WORKFLOW_ID, chain, credRef, credentialData, isManual, manual, node, readExamples, sandboxModule, sandboxSite, secs } from './lib/esign.mjs';
 import { assert, nodeOutput, runError, testScript } from './lib/expectations.mjs';
-import { answeredBeforeRun, credentialTests, examplesRun, pollEnded, pollingFiresOnce, promiseKept, signersPolledOnce, sentDocument, statsPolls, triggerFires } from './lib/checks.mjs';
+import { answeredBeforeRun, credentialTests, exampleRun, examplesRun, pollEnded, pollingFiresOnce, promiseKept, signersPolledOnce, sentDocument, statsPolls, triggerFires } from './lib/checks.mjs';
 import { createInstance } from './lib/instance.mjs';
-import { ensureChromium, takeScreenshots } from './lib/screenshots.mjs';
+import { ensureChromium, openEditor, takeScreenshots } from './lib/screenshots.mjs';
+import { createAndSendHints, runFromEditor, templateBeforeChoice, templateVariables } from './lib/editorCheck.mjs';
 import { corpusChecks } from './lib/corpus.mjs';
 import { signedPagePicture } from './lib/textTags.mjs';
 import { callTools, reply, startScriptedModel, toolAnswers } from '../test/support/scriptedModel.mjs';
@@ -25,6 +27,8 @@ const ORDER = (process.env.E2E_LINES || '2,1').split(',').map((s) => s.trim()).f
 const KEEP = process.env.E2E_KEEP === '1';
 const SCREENSHOTS = process.env.E2E_SCREENSHOTS !== '0';
 const CORPUS = process.env.E2E_CORPUS !== '0'; // step 9; `npm run test:corpus` runs it alone
+// E2E_ONLY=browser: per line only n8n's start, the types, the examples' import and step 6 (the browser step).
+const ONLY = process.env.E2E_ONLY || '';
 // The lines that run the examples against the strict sandbox too (step 8); E2E_STRICT_LINES= (empty) skips it.
 const STRICT_LINES = (process.env.E2E_STRICT_LINES ?? '2').split(',').map((s) => s.trim()).filter(Boolean);
 const LOG_DIR = path.join(RUNTIME_ROOT, 'e2e-logs');
@@ -149,6 +153,71 @@ async function strictExamples(tag, n8n) {
 	if (imported) await examplesRun(check, `${tag} 8. strict sandbox:`, n8n, site);
 }
 
+// ---------------------------------------------------------------- the editor (step 6)
+
+/**
+ * Step 6 in headless Chromium: the node panel (README screenshots), then the node in the editor (scripts/lib/editorCheck.mjs):
+ * Template → Create Document from the node panel before and after a template is chosen, Create and Send's hints,
+ * example 1 run with the Execute Workflow button. Skipped, saying so, with E2E_SCREENSHOTS=0 or no browser.
+ */
+async function browserStep(tag, line, n8n, site) {
+	const chromium = SCREENSHOTS ? ensureChromium(say) : { reason: 'E2E_SCREENSHOTS=0 turns the browser step off: the node panel and the node in the editor are not checked and no screenshot is taken' };
+	if (!chromium.ok) {
+		skip(`${tag} 6. node panel and the eSign node in the editor`, chromium.reason);
+		return;
+	}
+	// The node panel: the eSign entry shows the action node's description (n8n gives that entry the webhook trigger's:
+	// test/unit/nodePanel.test.ts), in the search list (2.x; 1.x shows no description there, for its own nodes neither)
+	// and on the entry's page; README screenshots.
+	await check(`${tag} 6. node panel: the eSign entry shows the action node's description; screenshots (headless Chromium)`, async () => {
+		const names = line === '2' ? undefined : { nodePanel: 'node-panel-1.x.png', operations: 'operations-1.x.png' };
+		const shot = await takeScreenshots({ url: n8n.url, workflowId: 'esignExample0002', outDir: DOCS_DIR, names });
+		const own = (await n8n.rest('GET', '/types/nodes.json')).find((t) => t.name === NODE_TYPES.action)?.description;
+		assert(own, `${NODE_TYPES.action} not in /types/nodes.json`);
+		const entry = shot.entries.find((e) => e.name === 'eSign');
+		const listed = line === '2' ? own : '';
+		assert(entry?.description === listed, `the search lists ${JSON.stringify(shot.entries)}; expected "eSign" with ${JSON.stringify(listed)}`);
+		assert(shot.header.includes(own), `the eSign page shows "${shot.header}", not the action node's description "${own}"`);
+		assert(shot.actions.length >= 10, `the eSign page listed ${shot.actions.length} actions`);
+		for (const f of Object.values(shot.files)) assert(fs.statSync(f).size > 10000, `${f} is only ${fs.statSync(f).size} bytes`);
+		return `${Object.values(shot.files).map((f) => path.relative(ROOT, f)).join(', ')}; search: ${shot.items.join(', ')}; ${shot.categories.join(', ')}`;
+	});
+
+	// The node walked as a user walks it (issue 38); what it must show comes from its description as n8n serves it.
+	const description = (await n8n.rest('GET', '/types/nodes.json')).find((t) => t.name === NODE_TYPES.action);
+	const docsFile = (name) => path.join(DOCS_DIR, line === '2' ? `${name}.png` : `${name}-1.x.png`);
+	let editor;
+	// Taller than the node panel's pictures: the screenshots show a template's variables and a field row with their hints.
+	const opened = async () => (editor ??= await openEditor({ url: n8n.url, viewport: { width: 1280, height: 1000 } }));
+	try {
+		await check(`${tag} 6b. editor: the Template action that creates a document, picked in the node panel of a new workflow, opens Template → Create Document, and its variables mapper shows no error before a template is chosen`, async () =>
+			templateBeforeChoice(await opened(), { description, credential: CREDENTIAL.name }),
+		);
+		const name = 'Rental Agreement';
+		const variablesFile = docsFile('template-variables');
+		await check(`${tag} 6c. editor: choosing "${name}" in Template shows each of its variables as a row (${path.relative(ROOT, variablesFile)})`, async () => {
+			assert(editor, 'the editor did not open (6b)');
+			const listed = (await site.call('GET', '/templates')).body;
+			const id = (Array.isArray(listed) ? listed : []).find((t) => t.name === name)?.id;
+			assert(id, `the site lists no template "${name}": ${JSON.stringify(listed).slice(0, 200)}`);
+			const variables = (await site.call('GET', `/templates/${id}`)).body?.variables ?? [];
+			assert(variables.length, `template ${id} "${name}" has no variables on the site`);
+			return templateVariables(editor, { template: { name, variables }, file: variablesFile });
+		});
+		const fieldsFile = docsFile('create-and-send-fields');
+		await check(`${tag} 6d. editor: Create and Send, picked in the node panel, shows the hints of a Signers row and a Fields row; Font Size only for text-valued field types (${path.relative(ROOT, fieldsFile)})`, async () =>
+			createAndSendHints(await opened(), { description, credential: CREDENTIAL.name, file: fieldsFile }),
+		);
+		const example = readExamples().find(({ workflow }) => workflow.id === 'esignExample0001');
+		await check(`${tag} 6e. editor: ${example.file} run with the Execute Workflow button ends successfully and makes its API calls`, async () => {
+			const browser = await opened();
+			return exampleRun(site, example.workflow, () => runFromEditor(browser, n8n, example.workflow.id));
+		});
+	} finally {
+		await editor?.close();
+	}
+}
+
 // ---------------------------------------------------------------- one n8n line
 
 async function runLine(line, tarball) {
@@ -201,6 +270,11 @@ async function runLine(line, tarball) {
 			assert(!missing.length, `not imported: ${missing.join(', ')}`);
 			return `credential "${CREDENTIAL.name}" ${credential.id}`;
 		});
+		if (ONLY === 'browser') {
+			skip(`${tag} 2.–5. and 7.–9.`, 'E2E_ONLY=browser: only the browser step runs');
+			if (imported) await browserStep(tag, line, n8n, site);
+			return;
+		}
 		if (imported) await examplesRun(check, `${tag} 2.`, n8n, site);
 		// What text tags do, for the docs: example 8's signed contract, its signature page as a picture (2.x only).
 		if (imported && line === '2') {
@@ -345,26 +419,8 @@ async function runLine(line, tarball) {
 			}
 		});
 
-		// 6. The node panel in the editor (headless Chromium): the eSign entry shows the action node's description (n8n
-		// gives that entry the webhook trigger's: test/unit/nodePanel.test.ts), in the search list (2.x; 1.x shows no
-		// description there, for its own nodes neither) and on the entry's page; README screenshots.
-		const chromium = SCREENSHOTS ? ensureChromium(say) : { reason: 'E2E_SCREENSHOTS=0 turns the browser step off: the node panel is not checked and no screenshot is taken' };
-		if (!chromium.ok) skip(`${tag} 6. node panel`, chromium.reason);
-		else {
-			await check(`${tag} 6. node panel: the eSign entry shows the action node's description; screenshots (headless Chromium)`, async () => {
-				const names = line === '2' ? undefined : { nodePanel: 'node-panel-1.x.png', operations: 'operations-1.x.png' };
-				const shot = await takeScreenshots({ url: n8n.url, workflowId: 'esignExample0002', outDir: DOCS_DIR, names });
-				const own = (await n8n.rest('GET', '/types/nodes.json')).find((t) => t.name === NODE_TYPES.action)?.description;
-				assert(own, `${NODE_TYPES.action} not in /types/nodes.json`);
-				const entry = shot.entries.find((e) => e.name === 'eSign');
-				const listed = line === '2' ? own : '';
-				assert(entry?.description === listed, `the search lists ${JSON.stringify(shot.entries)}; expected "eSign" with ${JSON.stringify(listed)}`);
-				assert(shot.header.includes(own), `the eSign page shows "${shot.header}", not the action node's description "${own}"`);
-				assert(shot.actions.length >= 10, `the eSign page listed ${shot.actions.length} actions`);
-				for (const f of Object.values(shot.files)) assert(fs.statSync(f).size > 10000, `${f} is only ${fs.statSync(f).size} bytes`);
-				return `${Object.values(shot.files).map((f) => path.relative(ROOT, f)).join(', ')}; search: ${shot.items.join(', ')}; ${shot.categories.join(', ')}`;
-			});
-		}
+		// 6. The editor in headless Chromium: the node panel, then the node walked as a user walks it.
+		await browserStep(tag, line, n8n, site);
 
 		// 7. The eSign Tool under n8n's AI Agent (3.1 on 2.x, 3 on 1.x) and OpenAI Chat Model 1.3 (Responses API off),
 		// pointed at a scripted OpenAI-compatible model served by this process.
@@ -468,6 +524,7 @@ async function runLine(line, tarball) {
 
 main(async () => {
 	for (const line of ORDER) if (!LINES[line]) throw new Error(`E2E_LINES: unknown line ${line}`);
+	if (ONLY && ONLY !== 'browser') throw new Error(`E2E_ONLY: unknown value ${ONLY} (only "browser")`);
 	// First run on a fresh clone: installs both runtimes at once (~5 min; .ci/run starts this earlier, `npm run
 	// runtimes`); later runs reuse them.
 	await ensureRuntimes(ORDER);

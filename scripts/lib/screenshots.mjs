@@ -18,7 +18,7 @@ export function ensureChromium(say = console.log) {
 		ensureDebianPackages([{ command: CHROMIUM, package: 'chromium', find: () => fs.existsSync(CHROMIUM) }], say);
 		return { ok: true };
 	} catch (err) {
-		return { ok: false, reason: `no browser, so the node panel is not checked and no screenshot is taken: ${err.message}` };
+		return { ok: false, reason: `no browser, so the node panel and the node in the editor are not checked and no screenshot is taken: ${err.message}` };
 	}
 }
 
@@ -60,17 +60,20 @@ const nodePageHeader = (page) =>
 	});
 
 /**
- * Logs into the editor at url, opens a workflow, opens the node panel with the canvas "+", searches
- * "eSign" and saves the result list (names.nodePanel), then opens the eSign entry and saves its page
- * (names.operations). Returns { files, items, entries, header, categories, actions } (items: the names the
- * search listed; entries: { name, description } of each; header: the eSign page's text above its actions).
+ * Headless Chromium logged into the editor at url as owner: { context, page, open(path), close() }. open(path) goes to
+ * the editor's path in a new tab (each walk starts on a page of its own; the tab before it is closed without asking to
+ * save). close() closes the browser and removes its profile.
  */
-export async function takeScreenshots({ url, workflowId, outDir, names = { nodePanel: 'node-panel.png', operations: 'operations.png' }, owner = DEFAULT_OWNER, timeoutMs = 120000 }) {
+export async function openEditor({ url, owner = DEFAULT_OWNER, timeoutMs = 120000, viewport = { width: 1280, height: 800 } }) {
 	const { chromium } = await import('playwright-core');
 	const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'esign-chromium-'));
-	const context = await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 });
-	const files = {};
+	let context;
+	const close = async () => {
+		await context?.close().catch(() => {});
+		fs.rmSync(userDataDir, { recursive: true, force: true });
+	};
 	try {
+		context = await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM, headless: true, args: ARGS, viewport, deviceScaleFactor: 1 });
 		const page = context.pages()[0] ?? (await context.newPage());
 		page.setDefaultTimeout(timeoutMs);
 		await page.goto(`${url}/signin`);
@@ -78,7 +81,38 @@ export async function takeScreenshots({ url, workflowId, outDir, names = { nodeP
 		await page.fill('#password, input[name=password]', owner.password);
 		await page.click('[data-test-id=form-submit-button]');
 		await page.waitForURL((u) => !u.pathname.startsWith('/signin'));
+	} catch (err) {
+		await close();
+		throw err;
+	}
+	const editor = {
+		context,
+		page: context.pages()[0],
+		async open(p) {
+			const previous = editor.page;
+			const page = await context.newPage();
+			page.setDefaultTimeout(timeoutMs);
+			await page.goto(url + p);
+			editor.page = page;
+			if (previous) await previous.close({ runBeforeUnload: false }).catch(() => {});
+			return page;
+		},
+		close,
+	};
+	return editor;
+}
 
+/**
+ * Logs into the editor at url, opens a workflow, opens the node panel with the canvas "+", searches
+ * "eSign" and saves the result list (names.nodePanel), then opens the eSign entry and saves its page
+ * (names.operations). Returns { files, items, entries, header, categories, actions } (items: the names the
+ * search listed; entries: { name, description } of each; header: the eSign page's text above its actions).
+ */
+export async function takeScreenshots({ url, workflowId, outDir, names = { nodePanel: 'node-panel.png', operations: 'operations.png' }, owner = DEFAULT_OWNER, timeoutMs = 120000 }) {
+	const editor = await openEditor({ url, owner, timeoutMs });
+	const files = {};
+	try {
+		const page = editor.page;
 		await page.goto(`${url}/workflow/${workflowId}`);
 		await page.waitForSelector('[data-test-id=canvas-node]');
 		await page.waitForTimeout(1000); // canvas fit-to-view animation
@@ -113,7 +147,6 @@ export async function takeScreenshots({ url, workflowId, outDir, names = { nodeP
 		await page.screenshot({ path: files.operations });
 		return { files, items, entries, header, categories, actions };
 	} finally {
-		await context.close().catch(() => {});
-		fs.rmSync(userDataDir, { recursive: true, force: true });
+		await editor.close();
 	}
 }
