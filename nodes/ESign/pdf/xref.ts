@@ -64,6 +64,7 @@ function classicSection(data: Uint8Array, pos: number, into: Map<number, XrefEnt
 			lexer.pos = save;
 			throw new PdfError('damaged', 'the cross-reference table is damaged');
 		}
+		let base = first;
 		for (let i = 0; i < count; i++) {
 			if (lexer.next() !== Tok.Number) throw new PdfError('damaged', 'the cross-reference table is damaged');
 			const offset = lexer.value as number;
@@ -71,9 +72,10 @@ function classicSection(data: Uint8Array, pos: number, into: Map<number, XrefEnt
 			const gen = lexer.value as number;
 			if (lexer.next() !== Tok.Keyword) throw new PdfError('damaged', 'the cross-reference table is damaged');
 			const kind = lexer.value;
-			// Object 0 of a subsection starting at 1 is a classic producer bug; readers shift it.
-			let num = first + i;
-			if (i === 0 && first === 1 && kind === 'f' && offset === 0 && gen === 65535) num = 0;
+			// A subsection "1 N" that begins with object 0's free entry is a classic producer bug: its entries are
+			// objects 0 to N-1, as readers number them.
+			if (i === 0 && first === 1 && kind === 'f' && offset === 0 && gen === 65535) base = 0;
+			const num = base + i;
 			if (!section.has(num)) section.set(num, kind === 'n' && offset > 0 ? { type: 1, offset, gen, stream: 0, index: 0 } : undefined);
 		}
 	}

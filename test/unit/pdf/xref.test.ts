@@ -54,6 +54,17 @@ describe('classic tables', () => {
 		expect(await value(doc, 3)).toBeNull();
 	});
 
+	it('numbers a table that starts at 1 with the free head of the list from 0 (a classic producer bug)', async () => {
+		const { bytes, offsets } = body();
+		const table = `xref\n1 3\n${row(0, 65535, 'f')}${row(offsets[1], 0, 'n')}${row(offsets[2], 0, 'n')}`;
+		const file = concat(bytes, table, `trailer\n<< /Size 3 /Root 1 0 R >>\nstartxref\n${bytes.length}\n%%EOF\n`);
+		const xref = await readXref(file, decodeStream);
+		expect(xref.entries.get(1)?.offset).toBe(offsets[1]);
+		expect(xref.entries.get(2)?.offset).toBe(offsets[2]);
+		const doc = await open(file);
+		expect(doc.xref.recovered).toBe(false);
+	});
+
 	it('refuses a subsection of more than ten million entries', async () => {
 		const file = concat(body().bytes, 'xref\n0 10000001\n');
 		await expect(readXref(concat(file, `trailer << >>\nstartxref\n${body().bytes.length}\n%%EOF`), decodeStream)).rejects.toThrow(PdfError);
