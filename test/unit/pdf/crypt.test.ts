@@ -91,4 +91,14 @@ describe('standard security entries written by the tests (algorithms 2, 4 and 5 
 		const pdf = await PdfText.open(encrypted(r, keyBytes, '', rc4Object(key, 11, 0, content)));
 		expect((await pdf.lines(1)).map((line) => line.text)).toEqual(['Crafted']);
 	});
+
+	it.each([
+		['AESV2', 5],
+		['AESV3', 5],
+		['AESV3', 16],
+	])('an %s crypt filter with a %d-byte key (not an AES key size) is refused as "damaged", not a crash', async (cfm, keyBytes) => {
+		const cf = `/CF << /StdCF << /CFM /${cfm} >> >> /StmF /StdCF /StrF /StdCF`;
+		const error = await refusal(PdfText.open(encrypted(4, keyBytes, cf, new Uint8Array(48).fill(1))));
+		expect(error.kind).toBe('damaged');
+	});
 });
