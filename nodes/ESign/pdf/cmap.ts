@@ -27,10 +27,14 @@ const toNumber = (bytes: Uint8Array) => {
 	return value;
 };
 
+/** A destination is at most 512 bytes (the format's limit); a longer one is cut, so its text stays short. */
+const MAX_DESTINATION = 512;
+
 const utf16 = (bytes: Uint8Array) => {
 	const units: number[] = [];
-	for (let i = 0; i + 1 < bytes.length; i += 2) units.push((bytes[i] << 8) | bytes[i + 1]);
-	if (bytes.length % 2) units.push(bytes[bytes.length - 1]); // one-byte destinations exist in the wild
+	const end = Math.min(bytes.length, MAX_DESTINATION);
+	for (let i = 0; i + 1 < end; i += 2) units.push((bytes[i] << 8) | bytes[i + 1]);
+	if (end % 2) units.push(bytes[end - 1]); // one-byte destinations exist in the wild
 	return units;
 };
 

@@ -76,6 +76,12 @@ describe('ToUnicode: bfrange', () => {
 		expect(wide.unicode(0xfffffff0)).toBeUndefined();
 	});
 
+	it('cuts a destination longer than the format allows (512 bytes) instead of failing on it', () => {
+		const huge = `<${'0041'.repeat(300_000)}>`;
+		const cmap = toUnicode(`1 beginbfrange <00> <FF> ${huge} endbfrange 1 beginbfchar <01> ${huge} endbfchar`);
+		expect(cmap.unicode(0x01)).toBe('A'.repeat(256));
+		expect(cmap.unicode(0x02)).toBe(`${'A'.repeat(255)}C`);
+	});
 });
 
 describe('encoding CMaps: cidchar and cidrange', () => {
