@@ -20,6 +20,8 @@ interface Range {
 }
 
 const MAX_ENTRIES = 1 << 17;
+/** Real CMaps have a handful of codespace ranges; every code of a string is checked against them. */
+const MAX_CODESPACES = 32;
 
 const toNumber = (bytes: Uint8Array) => {
 	let value = 0;
@@ -78,6 +80,7 @@ export class CMap {
 					for (let i = 0; i + 1 < operands.length; i += 2) {
 						const low = operands[i];
 						const high = operands[i + 1];
+						if (cmap.codespaces.length >= MAX_CODESPACES) break;
 						if (low instanceof Uint8Array && high instanceof Uint8Array && low.length >= 1 && low.length <= 4) {
 							cmap.codespaces.push({ bytes: low.length, low: toNumber(low), high: toNumber(high) });
 						}

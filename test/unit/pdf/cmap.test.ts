@@ -152,4 +152,11 @@ describe('codespace ranges of 1 to 4 bytes', () => {
 		expect(cmap.singleByte).toBe(false);
 	});
 
+	it('splits with 200,000 codespace ranges in the map (a hostile CMap), without failing', () => {
+		const many = encoding(`begincodespacerange ${'<0000> <0001> '.repeat(200_000)} endcodespacerange`);
+		expect(split(many, [0x00, 0x01, 0xff, 0xff])).toEqual([
+			[0x0001, 2],
+			[0xffff, 2],
+		]);
+	});
 });
