@@ -22,6 +22,8 @@ interface Range {
 const MAX_ENTRIES = 1 << 17;
 /** Real CMaps have a handful of codespace ranges; every code of a string is checked against them. */
 const MAX_CODESPACES = 32;
+/** Operands kept between two keywords: a block's entries (three operands each) up to the entry limit. */
+const MAX_OPERANDS = 3 * MAX_ENTRIES;
 
 const toNumber = (bytes: Uint8Array) => {
 	let value = 0;
@@ -66,11 +68,12 @@ export class CMap {
 		for (;;) {
 			const tok = lexer.next();
 			if (tok === Tok.EOF) break;
+			if (operands.length >= MAX_OPERANDS && tok !== Tok.Keyword && tok !== Tok.Name) continue;
 			if (tok === Tok.Number) operands.push(lexer.value as number);
 			else if (tok === Tok.String) operands.push(lexer.value as Uint8Array);
 			else if (tok === Tok.ArrayStart) {
 				const items: number[][] = [];
-				while (lexer.next() === Tok.String) items.push(utf16(lexer.value as Uint8Array));
+				while (lexer.next() === Tok.String) if (items.length < MAX_ENTRIES) items.push(utf16(lexer.value as Uint8Array));
 				operands.push(items);
 			} else if (tok === Tok.Name && lexer.value === 'WMode') {
 				if (lexer.next() === Tok.Number) cmap.vertical = Number(lexer.value) === 1;
