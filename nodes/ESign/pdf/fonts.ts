@@ -30,7 +30,7 @@ const STANDARD = standardFonts as unknown as Record<string, Record<string, numbe
 /** The standard font a BaseFont names (Arial is Helvetica's metric twin, as readers treat it), if any. */
 export function standardFontName(baseFont: string): string | undefined {
 	const name = baseFont.replace(/^[A-Z]{6}\+/, '').replace(/[\s_]/g, '');
-	if (STANDARD[name] !== undefined) return name === 'Times' ? 'Times-Roman' : name;
+	if (Object.hasOwn(STANDARD, name)) return name === 'Times' ? 'Times-Roman' : name;
 	const lower = name.toLowerCase();
 	const bold = /bold|black|heavy/.test(lower);
 	const italic = /italic|oblique/.test(lower);
@@ -52,7 +52,7 @@ function standardWidths(name: string | undefined): ((code: number, glyph: string
 		return (code) => byCode[code];
 	}
 	const byName = table as Record<string, number>;
-	return (_code, glyph) => (glyph ? byName[glyph] : undefined);
+	return (_code, glyph) => (glyph && Object.hasOwn(byName, glyph) ? byName[glyph] : undefined);
 }
 
 async function numbers(doc: PdfDocument, value: PdfObject | undefined): Promise<Array<number | undefined>> {
@@ -95,8 +95,9 @@ async function simpleFont(doc: PdfDocument, dict: PdfDict, subtype: string): Pro
 	}
 	const standard = standardFontName(base);
 	const isSymbolFont = standard === 'Symbol' || standard === 'ZapfDingbats';
-	const names: Array<string | undefined> =
-		ENCODINGS[baseEncoding ?? ''] ?? (symbolic || isSymbolFont ? new Array(256).fill(undefined) : ENCODINGS.StandardEncoding).slice();
+	// Names come from the file: only the table's own entries are encodings (not "constructor" or "toString").
+	const known = baseEncoding !== undefined && Object.hasOwn(ENCODINGS, baseEncoding) ? ENCODINGS[baseEncoding] : undefined;
+	const names: Array<string | undefined> = known ?? (symbolic || isSymbolFont ? new Array(256).fill(undefined) : ENCODINGS.StandardEncoding).slice();
 	const glyphNames = names.slice();
 	let code = 0;
 	for (const item of differences) {

@@ -2,7 +2,7 @@
 // (ISO 32000-1 9.6–9.10). Widths are checked against the font dictionaries' own numbers and, for the standard 14
 // fonts, against Adobe's AFM metrics as pdf-lib ships them (test/support/pdfAfm.js).
 import { PdfDocument } from '../../../nodes/ESign/pdf/document';
-import { loadFont } from '../../../nodes/ESign/pdf/fonts';
+import { loadFont, standardFontName } from '../../../nodes/ESign/pdf/fonts';
 import type { Glyph } from '../../../nodes/ESign/pdf/fonts';
 import { PdfDict, PdfRef } from '../../../nodes/ESign/pdf/objects';
 import { afmWidth } from '../../support/pdfAfm';
@@ -85,6 +85,27 @@ describe('simple fonts', () => {
 			[6, '<< /Type /FontDescriptor /FontName /Dingbats /Flags 4 >>'],
 		]);
 		expect(texts(glyphs(loaded, [65, 200, 10]))).toBe('A\ufffd\ufffd');
+	});
+
+	it.each(['constructor', 'toString', '__proto__', 'hasOwnProperty'])('an encoding named /%s (not an encoding) falls back, without failing', async (name) => {
+		const direct = await font([[5, `<< /Type /Font /Subtype /Type1 /BaseFont /Test /Encoding /${name} >>`]]);
+		expect(texts(glyphs(direct, 'Ab'))).toBe('Ab');
+		const based = await font([
+			[5, '<< /Type /Font /Subtype /Type1 /BaseFont /Test /Encoding 6 0 R >>'],
+			[6, `<< /BaseEncoding /${name} /Differences [66 /C] >>`],
+		]);
+		expect(texts(glyphs(based, 'AB'))).toBe('AC');
+	});
+
+	it('a font named like an object property is no standard font', async () => {
+		expect(standardFontName('constructor')).toBeUndefined();
+		expect(standardFontName('toString')).toBeUndefined();
+		const loaded = await font([
+			[5, '<< /Type /Font /Subtype /Type1 /BaseFont /constructor /Encoding 6 0 R /FontDescriptor 7 0 R >>'],
+			[6, '<< /Differences [65 /length] >>'],
+			[7, '<< /Type /FontDescriptor /MissingWidth 321 >>'],
+		]);
+		expect(widths(glyphs(loaded, 'A'))).toEqual([0.321]);
 	});
 });
 
