@@ -3,9 +3,8 @@
 // Offsets are counted by test/support/pdfRaw.js as it writes the file, never by the reader.
 import { PdfDocument } from '../../../nodes/ESign/pdf/document';
 import { decodeFilters } from '../../../nodes/ESign/pdf/filters';
-import { PdfError, PdfStream } from '../../../nodes/ESign/pdf/objects';
+import { PdfError, PdfRef, PdfStream } from '../../../nodes/ESign/pdf/objects';
 import type { PdfObject } from '../../../nodes/ESign/pdf/objects';
-import { PdfRef } from '../../../nodes/ESign/pdf/objects';
 import { readXref, scanXref } from '../../../nodes/ESign/pdf/xref';
 import { PdfText } from '../../../nodes/ESign/pdf';
 import { buildPdf, pagesPdf } from '../../support/pdfRaw';
@@ -34,7 +33,7 @@ async function open(bytes: Uint8Array) {
 	return PdfDocument.open(bytes);
 }
 
-async function value(doc: PdfDocument, num: number): Promise<PdfObject> {
+async function value(doc: PdfDocument, num: number): Promise<PdfObject | string> {
 	const object = await doc.fetch(new PdfRef(num, 0));
 	return object instanceof Uint8Array ? latin(object) : object;
 }
