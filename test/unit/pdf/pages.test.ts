@@ -123,7 +123,7 @@ describe('the display matrix: user space to the page as shown (origin top-left, 
 	// A view [x0 y0 x1 y1] = [10 20 610 820] (600 wide, 800 high). Unturned, the top-left corner (x0, y1) is the
 	// origin and y runs down: (x, y) → (x − x0, y1 − y). Turning the page clockwise by 90° puts its left edge on
 	// top: the bottom-left corner becomes the top-left one and user x runs down, (x, y) → (y − y0, x − x0). By 180°
-	// the top-right... bottom-right corner (x1, y0) becomes the top-left: (x1 − x, y − y0). By 270° the top-right
+	// the bottom-right corner (x1, y0) becomes the top-left: (x1 − x, y − y0). By 270° the top-right
 	// corner (x1, y1) becomes the top-left and user x runs up: (y1 − y, x1 − x).
 	const view = async (rotate: number) =>
 		(
