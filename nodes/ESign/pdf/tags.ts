@@ -33,7 +33,8 @@ export interface FoundTag {
 
 const typeOf = (word: string): TagType | undefined => {
 	const key = word.replace(/\s+/g, '').toLowerCase();
-	return (TAG_TYPES as readonly string[]).includes(key) ? (key as TagType) : ALIASES[key];
+	if ((TAG_TYPES as readonly string[]).includes(key)) return key as TagType;
+	return Object.hasOwn(ALIASES, key) ? ALIASES[key] : undefined; // the text is the document's ("constructor")
 };
 
 const unpad = (part: string) => part.replace(/^[\s_]+|[\s_]+$/g, '').replace(/\s+/g, ' ');

@@ -54,6 +54,12 @@ describe('parseTag: types and signers', () => {
 		expect(parseTag('client_name')).toBeUndefined();
 		expect(parseTag('')).toBeUndefined();
 	});
+
+	it('names from object properties are not types: {{constructor}} is a brace, {{constructor:1}} an unknown type', () => {
+		expect(parseTag('constructor')).toBeUndefined();
+		expect(parseTag('constructor:1')).toEqual({ error: expect.stringContaining('"constructor" is not a field type') });
+		expect(parseTag('__proto__:1')?.spec).toBeUndefined();
+	});
 });
 
 describe('parseTag: parts after the signer', () => {
