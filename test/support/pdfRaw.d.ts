@@ -13,6 +13,10 @@ export interface BuildOptions {
 	offsetShift?: number;
 	startxref?: number | string;
 	tail?: string | Uint8Array;
+	mutateObjectStream?: (data: Buffer) => Buffer;
+	mutateXrefStream?: (data: Buffer) => Buffer;
+	objectStreamDict?: string;
+	xrefStreamDict?: string;
 }
 
 export function buildPdf(
@@ -27,6 +31,7 @@ export interface RawPage {
 	rotate?: number;
 	resources?: string;
 	deflate?: boolean;
+	raw?: RawObject;
 }
 
 export function pagesPdf(

@@ -37,7 +37,10 @@ const pad = (n, width) => String(n).padStart(width, '0');
  *   highest number + 1), deflated; needs xref 'stream' or 'hybrid';
  * - `root` (default 1), `trailer` (extra trailer entries, text), `header` (default '%PDF-1.7'), `size`;
  * - `offsetShift`: added to every offset written in the table (a table that lies), `startxref` (replaces the
- *   offset after "startxref"), `tail` (bytes after %%EOF).
+ *   offset after "startxref"), `tail` (bytes after %%EOF);
+ * - for the fuzzer: `mutateObjectStream(data)` and `mutateXrefStream(data)` change the decoded bytes of the object
+ *   stream and of the xref stream before they are written, `objectStreamDict` adds entries to the object stream's
+ *   dictionary and `xrefStreamDict` replaces the xref stream's entries (all but /Length).
  * Returns { bytes, offsets: { num: offset }, xrefOffset }.
  */
 function buildPdf(objects, options = {}) {
@@ -70,10 +73,11 @@ function buildPdf(objects, options = {}) {
 			header += `${num} ${content.length} `;
 			content += `${bytesOf(object).toString('latin1')}\n`;
 		}
-		const data = header + content;
+		let data = Buffer.from(header + content, 'latin1');
+		if (options.mutateObjectStream) data = options.mutateObjectStream(data);
 		offsets[streamNumber] = at;
 		write(`${streamNumber} 0 obj\n`);
-		write(body({ dict: `/Type /ObjStm /N ${inStream.length} /First ${header.length} /Filter /FlateDecode`, stream: deflate(data) }));
+		write(body({ dict: `/Type /ObjStm /N ${inStream.length} /First ${header.length} /Filter /FlateDecode ${options.objectStreamDict ?? ''}`, stream: deflate(data) }));
 		write('\nendobj\n');
 	}
 	const shift = options.offsetShift ?? 0;
@@ -96,14 +100,15 @@ function buildPdf(objects, options = {}) {
 	const xrefStream = (selfNumber, trailerEntries) => {
 		const selfOffset = at;
 		const table = rows(true, selfNumber, selfOffset);
-		const data = Buffer.alloc(table.length * 7);
+		let data = Buffer.alloc(table.length * 7);
 		table.forEach(([type, second, third], i) => {
 			data.writeUInt8(type, i * 7);
 			data.writeUInt32BE(second, i * 7 + 1);
 			data.writeUInt16BE(third, i * 7 + 5);
 		});
+		if (options.mutateXrefStream) data = options.mutateXrefStream(data);
 		write(`${selfNumber} 0 obj\n`);
-		write(body({ dict: `/Type /XRef /Size ${size} /W [1 4 2] /Root ${root} 0 R ${trailerEntries}`, stream: data }));
+		write(body({ dict: options.xrefStreamDict ?? `/Type /XRef /Size ${size} /W [1 4 2] /Root ${root} 0 R ${trailerEntries}`, stream: data }));
 		write('\nendobj\n');
 		return selfOffset;
 	};
@@ -135,7 +140,8 @@ function widthsArray(overrides = {}) {
 
 /**
  * A PDF of pages with the given content streams. Each page: { content (text), mediaBox, cropBox, rotate,
- * resources (text of the Resources dict's entries; default one font /F1, see below), deflate (bool) }. Font /F1 is
+ * resources (text of the Resources dict's entries; default one font /F1, see below), deflate (bool), raw (the
+ * content stream object as written, e.g. { dict: '/Filter /FlateDecode', stream: bytes }) }. Font /F1 is
  * a Type1 font "TestSans" with /FirstChar 32 and every width 500 (so positions are easy to work out), WinAnsi.
  * `extra`: more objects [[num, object]] (numbers from 100 up are free). Returns the bytes.
  */
@@ -154,7 +160,7 @@ function pagesPdf(pages, options = {}) {
 			`<< /Type /Page /Parent 2 0 R${box('MediaBox', page.mediaBox ?? [0, 0, 612, 792])}${box('CropBox', page.cropBox)}${rotate} /Resources << ${resources} >> /Contents ${11 + i * 2} 0 R >>`,
 		]);
 		const content = bytesOf(page.content ?? '');
-		objects.push([11 + i * 2, page.deflate ? { dict: '/Filter /FlateDecode', stream: deflate(content) } : { stream: content }]);
+		objects.push([11 + i * 2, page.raw ?? (page.deflate ? { dict: '/Filter /FlateDecode', stream: deflate(content) } : { stream: content })]);
 	});
 	for (const extra of options.extra ?? []) objects.push(extra);
 	return buildPdf(objects, options.build ?? {}).bytes;

@@ -1,20 +1,23 @@
 'use strict';
 /**
- * The package's PDF reader (nodes/ESign/pdf) compiled for plain Node, and read in a worker thread with a heap limit:
- * for the hostile-file tests (an out-of-memory shows as an outcome instead of taking jest down), the fuzzer
- * (scripts/fuzz-pdf.mjs) and its measurements (scripts/pdf-hostile.mjs).
+ * The package's PDF reader (nodes/ESign/pdf) compiled for plain Node, and read in child processes with a heap limit:
+ * for the hostile-file tests (an out-of-memory or an abort shows as an outcome instead of taking jest down), the
+ * fuzzer (scripts/fuzz-pdf.mjs) and its measurements (scripts/pdf-hostile.mjs). Child processes rather than worker
+ * threads: V8 aborts the whole process on some heap exhaustions (one allocation too large for the limit), which a
+ * worker's resourceLimits do not catch.
  *
  * `compileReader()` transpiles the reader's TypeScript sources (typescript's transpileModule, as bench/ts-register.js
- * does, no type check) into a temp folder named by a hash of the sources, once per source state: every worker and
- * every process then loads plain CommonJS, always from the current sources (no stale dist/, no build step).
+ * does, no type check) into a temp folder named by a hash of the sources, once per source state: every child then
+ * loads plain CommonJS, always from the current sources (no stale dist/, no build step).
  */
+const { fork } = require('node:child_process');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { Worker } = require('node:worker_threads');
 
 const SOURCE = path.join(__dirname, '..', '..', 'nodes', 'ESign', 'pdf');
+const CHILD = path.join(__dirname, 'pdfReadChild.js');
 
 function compileReader() {
 	const files = fs.readdirSync(SOURCE).filter((f) => f.endsWith('.ts') || f.endsWith('.json')).sort();
@@ -46,59 +49,71 @@ function compileReader() {
 }
 
 /**
- * The worker's side: opens the bytes, reads every page's lines (or the first `maxPages`), and answers
- * { outcome: 'ok', pages, lines } | { outcome: 'PdfError', kind, message } | { outcome: 'crash', name, message, stack }.
+ * A child process reading PDFs one at a time. `read(bytes, options)` resolves with the child's answer
+ * ({ outcome: 'ok' | 'PdfError' | 'crash', … }), or { outcome: 'oom' } when the child died out of memory,
+ * { outcome: 'died' } when it died otherwise, { outcome: 'hang' } past `timeoutMs`. After a death or a hang the
+ * child is gone: `alive` is false and the owner starts another.
  */
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const { PdfText, PdfError } = require(workerData.reader);
-(async () => {
-	const started = performance.now();
-	try {
-		const pdf = await PdfText.open(new Uint8Array(workerData.bytes), workerData.limits || {});
-		let lines = 0;
-		const texts = [];
-		for (const page of pdf.pages.slice(0, workerData.maxPages ?? Infinity)) {
-			const read = await pdf.lines(page.number);
-			lines += read.length;
-			if (texts.length < 20) texts.push(...read.slice(0, 20 - texts.length).map((line) => line.text.slice(0, 200)));
-		}
-		parentPort.postMessage({ outcome: 'ok', pages: pdf.pages.length, lines, texts, ms: performance.now() - started });
-	} catch (error) {
-		if (error instanceof PdfError) parentPort.postMessage({ outcome: 'PdfError', kind: error.kind, message: error.message, ms: performance.now() - started });
-		else parentPort.postMessage({ outcome: 'crash', name: error && error.name, message: String(error && error.message), stack: String(error && error.stack), ms: performance.now() - started });
-	}
-})();
-`;
-
-/**
- * Reads `bytes` in a worker whose JS heap is limited to `heapMb` (typed-array data is outside that limit). Resolves
- * with the worker's answer, or { outcome: 'oom' } when the worker ran out of heap, or { outcome: 'hang' } after
- * `timeoutMs` (default: none; jest's own hang guard applies).
- */
-function readBounded(bytes, options = {}) {
-	const reader = path.join(compileReader(), 'index.js');
-	return new Promise((resolve) => {
-		const worker = new Worker(WORKER_SOURCE, {
-			eval: true,
-			workerData: { reader, bytes, limits: options.limits, maxPages: options.maxPages },
-			resourceLimits: { maxOldGenerationSizeMb: options.heapMb ?? 256, maxYoungGenerationSizeMb: 32 },
+class ReaderChild {
+	constructor({ heapMb = 256, reader = path.join(compileReader(), 'index.js') } = {}) {
+		this.stderr = '';
+		this.alive = true;
+		this.pending = undefined;
+		this.child = fork(CHILD, [reader], {
+			execArgv: [`--max-old-space-size=${heapMb}`, '--max-semi-space-size=16'],
+			serialization: 'advanced',
+			stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
 		});
-		let settled = false;
-		const finish = (result) => {
-			if (settled) return;
-			settled = true;
-			if (timer) clearTimeout(timer);
-			worker.terminate().catch(() => undefined);
-			resolve(result);
-		};
-		const timer = options.timeoutMs ? setTimeout(() => finish({ outcome: 'hang' }), options.timeoutMs) : undefined;
-		worker.on('message', finish);
-		worker.on('error', (error) =>
-			finish(error && error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? { outcome: 'oom', message: error.message } : { outcome: 'crash', name: error && error.name, message: String(error && error.message) }),
-		);
-		worker.on('exit', (code) => finish({ outcome: 'crash', name: 'exit', message: `worker exited with code ${code}` }));
-	});
+		this.child.stderr.on('data', (chunk) => {
+			this.stderr = (this.stderr + chunk).slice(-4000);
+		});
+		this.child.on('message', (message) => this.settle(message));
+		this.child.on('exit', (code, signal) => {
+			this.alive = false;
+			const oom = /heap out of memory|Allocation failed|Invalid array length|Reached heap limit/i.test(this.stderr);
+			this.settle({ outcome: oom ? 'oom' : 'died', message: `exit ${code ?? signal}: ${this.stderr.slice(-600)}` });
+		});
+		this.nextId = 0;
+	}
+
+	settle(result) {
+		const pending = this.pending;
+		if (!pending || (result.id !== undefined && result.id !== pending.id)) return;
+		this.pending = undefined;
+		if (pending.timer) clearTimeout(pending.timer);
+		pending.resolve(result);
+	}
+
+	read(bytes, { timeoutMs, maxPages, limits } = {}) {
+		if (!this.alive) return Promise.resolve({ outcome: 'died', message: 'the child was already gone' });
+		return new Promise((resolve) => {
+			const id = ++this.nextId;
+			const started = Date.now();
+			this.pending = { id, resolve };
+			if (timeoutMs) {
+				this.pending.timer = setTimeout(() => {
+					this.settle({ id, outcome: 'hang', ms: Date.now() - started });
+					this.kill();
+				}, timeoutMs);
+			}
+			this.child.send({ id, bytes, maxPages, limits });
+		});
+	}
+
+	kill() {
+		this.alive = false;
+		this.child.kill('SIGKILL');
+	}
 }
 
-module.exports = { compileReader, readBounded, WORKER_SOURCE };
+/** Reads `bytes` once in a fresh child whose JS heap is limited to `heapMb` (default 256), then stops the child. */
+async function readBounded(bytes, options = {}) {
+	const child = new ReaderChild({ heapMb: options.heapMb });
+	try {
+		return await child.read(bytes, options);
+	} finally {
+		child.kill();
+	}
+}
+
+module.exports = { compileReader, readBounded, ReaderChild };
