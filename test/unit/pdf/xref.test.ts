@@ -308,3 +308,38 @@ describe('recovery when the table lies', () => {
 		expect(doc.xref.recovered).toBe(true);
 	});
 });
+
+describe('object streams that would be read through themselves', () => {
+	const damaged = async (bytes: Uint8Array, num: number) => {
+		const doc = await open(bytes);
+		const error = await doc.fetch(new PdfRef(num, 0)).then(
+			() => undefined,
+			(caught: unknown) => caught,
+		);
+		expect(error).toBeInstanceOf(PdfError);
+		expect((error as PdfError).kind).toBe('damaged');
+	};
+
+	it('an object stream listed inside itself', async () => {
+		const { bytes } = buildPdf(
+			[
+				[1, CATALOG],
+				[2, PAGES],
+			],
+			{ xref: 'stream', objectStream: [2], objectStreamNumber: 2 },
+		);
+		await damaged(bytes, 2);
+	});
+
+	it('an object stream whose /Filter is an object inside it (no wait without end)', async () => {
+		const { bytes } = buildPdf(
+			[
+				[1, CATALOG],
+				[2, PAGES],
+				[6, '/FlateDecode'],
+			],
+			{ xref: 'stream', objectStream: [2, 6], objectStreamNumber: 7, objectStreamDict: '/Filter 6 0 R' },
+		);
+		await damaged(bytes, 2);
+	});
+});
