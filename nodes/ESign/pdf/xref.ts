@@ -85,6 +85,12 @@ function classicSection(data: Uint8Array, pos: number, into: Map<number, XrefEnt
 	return trailer;
 }
 
+/**
+ * How many objects a file's tables may name: a quarter of its bytes (every object takes more than that, even
+ * compressed), at least 131,072. Xref stream rows are compressed, so a small file could otherwise claim millions.
+ */
+const maxEntries = (data: Uint8Array) => Math.max(1 << 17, data.length >> 2);
+
 /** An xref stream (PDF 1.5) at `pos` ("N G obj <<…>> stream"). */
 async function streamSection(data: Uint8Array, pos: number, into: Map<number, XrefEntry>, decode: StreamDecoder): Promise<PdfDict> {
 	const lexer = new Lexer(data, pos);
@@ -105,6 +111,8 @@ async function streamSection(data: Uint8Array, pos: number, into: Map<number, Xr
 	const index = Array.isArray(dict.get('Index')) ? (dict.get('Index') as PdfObject[]) : [0, size];
 	const bytes = await decode(stream);
 	const rowLength = w1 + w2 + w3;
+	if (rowLength === 0) throw new PdfError('damaged', 'the cross-reference stream of the PDF is damaged');
+	const most = maxEntries(data);
 	let row = 0;
 	const field = (at: number, width: number) => {
 		let value = 0;
@@ -124,6 +132,7 @@ async function streamSection(data: Uint8Array, pos: number, into: Map<number, Xr
 			if (type === 1) addEntry(into, num, { type: 1, offset: second, gen: third, stream: 0, index: 0 });
 			else if (type === 2) addEntry(into, num, { type: 2, offset: 0, gen: 0, stream: second, index: third });
 			else addEntry(into, num, undefined);
+			if (into.size > most) throw new PdfError('damaged', 'the cross-reference stream of the PDF lists more objects than the file can hold');
 		}
 	}
 	return dict;

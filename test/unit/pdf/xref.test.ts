@@ -7,7 +7,7 @@ import { PdfError, PdfRef, PdfStream } from '../../../nodes/ESign/pdf/objects';
 import type { PdfObject } from '../../../nodes/ESign/pdf/objects';
 import { readXref, scanXref } from '../../../nodes/ESign/pdf/xref';
 import { PdfText } from '../../../nodes/ESign/pdf';
-import { buildPdf, pagesPdf } from '../../support/pdfRaw';
+import { buildPdf, deflate, pagesPdf } from '../../support/pdfRaw';
 
 const latin = (bytes: Uint8Array) => String.fromCharCode(...bytes);
 const concat = (...parts: Array<Uint8Array | string>) => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'latin1') : Buffer.from(p))));
@@ -341,5 +341,21 @@ describe('object streams that would be read through themselves', () => {
 			{ xref: 'stream', objectStream: [2, 6], objectStreamNumber: 7, objectStreamDict: '/Filter 6 0 R' },
 		);
 		await damaged(bytes, 2);
+	});
+});
+
+describe('xref streams that claim more than the file holds', () => {
+	const xrefStream = (dict: string, rows: Uint8Array) =>
+		concat(`%PDF-1.7\n1 0 obj\n<< /Type /XRef ${dict} /Root 2 0 R /Length ${rows.length} >>\nstream\n`, rows, '\nendstream\nendobj\nstartxref\n9\n%%EOF\n');
+
+	it('refuses rows of no bytes (/W [0 0 0]) as damaged, whatever /Index claims', async () => {
+		await expect(readXref(xrefStream('/Size 5 /W [0 0 0] /Index [0 1000000000000]', new Uint8Array(0)), decodeStream)).rejects.toThrow(PdfError);
+	});
+
+	it('refuses a million one-byte rows in a file of a few kilobytes as damaged', async () => {
+		const rows = deflate(Buffer.alloc(1_000_000, 1));
+		const file = xrefStream('/Size 1000000 /W [0 1 0] /Filter /FlateDecode', rows);
+		expect(file.length).toBeLessThan(10_000);
+		await expect(readXref(file, decodeStream)).rejects.toThrow(/more objects than the file can hold/);
 	});
 });
