@@ -200,14 +200,15 @@ export function scanXref(data: Uint8Array): XrefTable {
 			// Back over "gen" and "num".
 			let at = pos - 1;
 			while (at >= 0 && isWhite(data[at])) at--;
+			// A generation has at most 5 digits and an object number at most 10: longer runs are no object header.
 			const genEnd = at + 1;
-			while (at >= 0 && isDigit(data[at])) at--;
+			while (at >= 0 && isDigit(data[at]) && genEnd - at <= 5) at--;
 			if (at + 1 === genEnd || !isWhite(data[at] ?? 0)) continue;
 			const gen = Number(String.fromCharCode(...data.subarray(at + 1, genEnd)));
 			while (at >= 0 && isWhite(data[at])) at--;
 			const numEnd = at + 1;
-			while (at >= 0 && isDigit(data[at]) && numEnd - at < 12) at--;
-			if (at + 1 === numEnd) continue;
+			while (at >= 0 && isDigit(data[at]) && numEnd - at <= 10) at--;
+			if (at + 1 === numEnd || isDigit(data[at] ?? 0)) continue;
 			const num = Number(String.fromCharCode(...data.subarray(at + 1, numEnd)));
 			entries.set(num, { type: 1, offset: at + 1, gen, stream: 0, index: 0 });
 		} else if (c === 116 /* t */ && String.fromCharCode(...data.subarray(pos, pos + 7)) === 'trailer') {

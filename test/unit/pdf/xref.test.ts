@@ -292,6 +292,12 @@ describe('recovery when the table lies', () => {
 		expect(xref.recovered).toBe(true);
 	});
 
+	it('scanning skips headers whose numbers run on for too many digits (300,000 of them, or an 11-digit object number)', () => {
+		const file = concat('%PDF-1.4\n', `1 ${'0'.repeat(300_000)} obj (long generation) endobj\n`, '12345678901 0 obj (long number) endobj\n', '7 0 obj (fine) endobj\n');
+		const xref = scanXref(file);
+		expect([...xref.entries.keys()]).toEqual([7]);
+	});
+
 	it('rebuilds lazily when an entry past the first eight is wrong', async () => {
 		const objects: Array<[number, string]> = [
 			[1, CATALOG],
