@@ -75,8 +75,13 @@ export class PdfDocument {
 		return doc;
 	}
 
-	/** A table whose first entries do not point at their objects is rebuilt (a file edited by hand, or truncated). */
+	/**
+	 * A table whose first entries do not point at their objects is rebuilt (a file edited by hand, or truncated), and
+	 * so is one that does not name the catalog (a /Prev that skipped the section holding it).
+	 */
 	private tableLooksRight(table: XrefTable): boolean {
+		const root = table.trailer.get('Root');
+		if (root instanceof PdfRef && !table.entries.has(root.num)) return false;
 		let checked = 0;
 		for (const [num, entry] of table.entries) {
 			if (entry.type !== 1) continue;

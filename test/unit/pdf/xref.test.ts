@@ -254,6 +254,13 @@ describe('recovery when the table lies', () => {
 		expect(await text(pagesPdf(page, { build }))).toEqual({ repaired: true, lines: ['Recovered text'] });
 	});
 
+	it('rebuilds a table that does not name the catalog (a /Prev back to its own section hid the one that did)', async () => {
+		const base = pagesPdf(page);
+		const at = base.length;
+		const update = `xref\n0 1\n0000000000 65535 f\r\ntrailer\n<< /Size 12 /Root 1 0 R /Prev ${at} >>\nstartxref\n${at}\n%%EOF\n`;
+		expect(await text(concat(base, update))).toEqual({ repaired: true, lines: ['Recovered text'] });
+	});
+
 	it('finds objects inside object streams after a scan', async () => {
 		const { bytes } = buildPdf(
 			[
