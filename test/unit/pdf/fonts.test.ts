@@ -158,6 +158,11 @@ describe('composite (Type 0) fonts', () => {
 		expect(widths(glyphs(loaded, [0, 1, 0, 2, 0, 10, 0, 20, 0, 21, 0, 3]))).toEqual([0.5, 0.6, 0.7, 0.7, 0.8, 0.8]);
 	});
 
+	it('a /W of 100,000 ranges over the same 65,536 CIDs loads (the work is bounded, not the map of widths)', async () => {
+		const loaded = await font(type0('/Identity-H', `/W [${'0 65535 500 '.repeat(100_000)}]`));
+		expect(widths(glyphs(loaded, [0, 1, 0xff, 0xff]))).toEqual([0.5, 0.5]);
+	});
+
 	it('without /DW the default width is 1000', async () => {
 		const loaded = await font(type0('/Identity-H', '/W [1 [500]]'));
 		expect(widths(glyphs(loaded, [0, 1, 0, 2]))).toEqual([0.5, 1]);
