@@ -3,6 +3,7 @@
 // Glyphs are given on the displayed page (y down), as the interpreter places them.
 import type { PlacedGlyph } from '../../../nodes/ESign/pdf/content';
 import { LineBuilder, boxOf, emBox } from '../../../nodes/ESign/pdf/layout';
+import { PdfError } from '../../../nodes/ESign/pdf/objects';
 import type { TextLine } from '../../../nodes/ESign/pdf/layout';
 
 /** A horizontal glyph at (x, y): `width` wide, `size` high (the height vector points up the page: −y). */
@@ -94,6 +95,25 @@ describe('what is dropped', () => {
 	it('lines `keep` refuses', () => {
 		const lines = build([h('{', 0), h('A', 0, 300), h('{', 0, 500)], (line) => line.text.includes('{'));
 		expect(lines.map((line) => line.text)).toEqual(['{', '{']);
+	});
+});
+
+describe('the glyphs of a page are bounded', () => {
+	it('takes 1,000,000 glyphs and refuses one more with a PdfError "limit"', () => {
+		const builder = new LineBuilder(() => false);
+		const glyph = h('x', 0);
+		for (let k = 0; k < 1_000_000; k++) {
+			glyph.x = k % 1000;
+			builder.add(glyph);
+		}
+		let error: unknown;
+		try {
+			builder.add(glyph);
+		} catch (caught) {
+			error = caught;
+		}
+		expect(error).toBeInstanceOf(PdfError);
+		expect((error as PdfError).kind).toBe('limit');
 	});
 });
 
