@@ -5,6 +5,8 @@ import { decodeFilters, inflate } from '../../../nodes/ESign/pdf/filters';
 import { PdfDict, PdfError, PdfName } from '../../../nodes/ESign/pdf/objects';
 import type { PdfObject } from '../../../nodes/ESign/pdf/objects';
 import { ascii85Encode, lzwEncode, pngPredict, runLengthEncode, tiffPredict } from '../../support/pdfEncoders';
+import { CASES } from '../../support/pdfHostile';
+import { readBounded } from '../../support/pdfReader';
 import { deflate, deflateRaw } from '../../support/pdfRaw';
 
 const MB = 1048576;
@@ -241,5 +243,13 @@ describe('filter chains and names', () => {
 		const bomb = Buffer.from(deflate(new Uint8Array(4 * MB))).toString('hex') + '>';
 		const error = await rejection(decode(bytes(bomb), [name('AHx'), name('Fl')], undefined, MB));
 		expect(error.kind).toBe('limit');
+	});
+});
+
+describe('bombs stop at the cap within a bounded heap (a child process with 256 MB)', () => {
+	it.each(['LZW bomb', 'RunLength bomb', 'ASCII85 bomb'])('%s', async (name) => {
+		const bomb = CASES.find((testCase) => testCase.name.startsWith(name));
+		const read = await readBounded((bomb as (typeof CASES)[number]).build(), { heapMb: 256 });
+		expect(read).toMatchObject({ outcome: 'PdfError', kind: 'limit' });
 	});
 });
