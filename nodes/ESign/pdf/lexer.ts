@@ -198,7 +198,16 @@ export class Lexer {
 			this.pos = Math.min(scan + 1, end);
 			return data.subarray(pos, Math.min(scan, end));
 		}
-		const out: number[] = [];
+		// The string ends where a parenthesis closes the first one (an escaped byte never counts): its bytes are at
+		// most that many, so the output is one typed array (a number[] would take 8 bytes of heap a byte).
+		for (; scan < end; scan++) {
+			const c = data[scan];
+			if (c === 92) scan++;
+			else if (c === 40) depth++;
+			else if (c === 41 && --depth === 0) break;
+		}
+		const out = new Uint8Array(Math.min(scan, end) - pos);
+		let n = 0;
 		depth = 1;
 		while (pos < end) {
 			let c = data[pos++];
@@ -229,10 +238,10 @@ export class Lexer {
 						} else if (c === undefined) continue;
 				}
 			}
-			out.push(c);
+			out[n++] = c;
 		}
 		this.pos = pos;
-		return Uint8Array.from(out);
+		return out.subarray(0, n);
 	}
 
 	private hexString(): Uint8Array {

@@ -2,6 +2,8 @@
 // are written from the standard's rules, byte by byte.
 import { Lexer, Tok } from '../../../nodes/ESign/pdf/lexer';
 import { PdfError } from '../../../nodes/ESign/pdf/objects';
+import { CASES } from '../../support/pdfHostile';
+import { readBounded } from '../../support/pdfReader';
 
 const bytes = (text: string) => Uint8Array.from(text, (c) => c.charCodeAt(0));
 const text = (value: unknown) => String.fromCharCode(...(value as Uint8Array));
@@ -137,6 +139,23 @@ describe('literal strings', () => {
 		expect(one('(abc')).toEqual([Tok.String, 'abc']);
 		expect(one('(a\\nbc')).toEqual([Tok.String, 'a\nbc']);
 		expect(one('(a\\')).toEqual([Tok.String, 'a']);
+	});
+
+	it('reads nested parentheses after an escape (the end is found by depth, escapes skipped)', () => {
+		expect(tokens('((a)\\)(b)c) 5')).toEqual([
+			[Tok.String, '(a))(b)c'],
+			[Tok.Number, 5],
+		]);
+		expect(tokens('(x\\(y) 5')).toEqual([
+			[Tok.String, 'x(y'],
+			[Tok.Number, 5],
+		]);
+	});
+
+	it('a 30 MB string of escapes is read within a 96 MB heap (its bytes in one typed array)', async () => {
+		const huge = CASES.find((testCase) => testCase.name.startsWith('a 30 MB literal string'));
+		const read = await readBounded((huge as (typeof CASES)[number]).build(), { heapMb: 96 });
+		expect(read).toMatchObject({ outcome: 'ok', texts: ['after'] });
 	});
 
 	it('keeps bytes above 127 as they are', () => {
