@@ -121,6 +121,26 @@ const CASES = [
 		},
 	},
 	{
+		name: 'a 64 KB Form XObject of paths (no text) drawn 10,000 times',
+		expect: { outcome: 'PdfError', kind: 'limit' },
+		build: () =>
+			pagesPdf([{ content: '/Fm1 Do '.repeat(10_000), resources: `${FONT} /XObject << /Fm1 20 0 R >>` }], {
+				extra: [formObject(20, '10 10 m 20 20 l S '.repeat(Math.ceil(65536 / 18)))],
+			}),
+	},
+	{
+		name: 'empty forms that draw the next one 10 times, 12 levels deep (10^12 draws, no text)',
+		expect: { outcome: 'PdfError', kind: 'limit' },
+		build: () => {
+			const extra = [];
+			for (let level = 0; level < 12; level++) {
+				const next = level < 11 ? `/Fm${level + 1} Do `.repeat(10) : '';
+				extra.push(formObject(20 + level, next, level < 11 ? `/Resources << /XObject << /Fm${level + 1} ${21 + level} 0 R >> >>` : ''));
+			}
+			return pagesPdf([{ content: '/Fm0 Do', resources: `${FONT} /XObject << /Fm0 20 0 R >>` }], { extra });
+		},
+	},
+	{
 		name: 'a form that draws itself',
 		expect: { outcome: 'ok', texts: ['self'] },
 		build: () =>

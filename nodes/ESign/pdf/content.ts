@@ -36,6 +36,8 @@ interface GraphicsState {
 }
 
 const MAX_FORM_DEPTH = 12;
+/** A Form XObject's draw counts as at least this many bytes of content: its setup is work even when it is empty. */
+const FORM_DRAW_COST = 1024;
 const MAX_STATE_DEPTH = 256;
 const MAX_OPERANDS = 4096;
 
@@ -261,6 +263,8 @@ export class ContentRunner {
 		const matrix = await this.doc.resolve(stream.dict.get('Matrix'));
 		const own = await this.doc.resolve(stream.dict.get('Resources'));
 		const data = await this.doc.streamData(stream);
+		// Forms that draw forms multiply: 12 levels of ten draws of an empty form are 10^12 draws of no bytes.
+		this.charge(Math.max(0, FORM_DRAW_COST - data.length));
 		const state = { ...gs, ctm: isMatrix(matrix) ? multiply(matrix, gs.ctm) : gs.ctm };
 		const chain = new Set(forms);
 		if (key) chain.add(key);

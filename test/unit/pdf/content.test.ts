@@ -2,6 +2,7 @@
 // (ISO 32000-1 9.3–9.4), the graphics state (q/Q/cm), Form XObjects and inline images. Font /F1 of the test files
 // is 500/1000 em wide for every code (test/support/pdfRaw.js), so each expected position below is worked out from the
 // content's own numbers: a glyph at size s advances 0.5·s, then Tc, Tw (code 32) and Tz apply as the standard says.
+import { PdfText } from '../../../nodes/ESign/pdf';
 import { PdfError } from '../../../nodes/ESign/pdf/objects';
 import type { RawObject, RawPage } from '../../support/pdfRaw';
 import { pagesPdf } from '../../support/pdfRaw';
@@ -205,6 +206,21 @@ describe('Form XObjects', () => {
 		);
 		expect(error).toBeInstanceOf(PdfError);
 		expect((error as PdfError).kind).toBe('limit');
+	});
+
+	it('each draw of a form counts as at least 1 KB of content (empty forms drawn without end reach the limit)', async () => {
+		const bytes = page('/Fm1 Do '.repeat(200), [form(20, '')], { resources: resources('/Fm1 20 0 R') });
+		// 200 draws: 200 KB counted against a limit of 100 KB; the page's own 1.6 KB alone is far under it.
+		const pdf = await PdfText.open(bytes, { contentBytes: 100 * 1024 });
+		const error = await pdf.lines(1).then(
+			() => undefined,
+			(caught: unknown) => caught,
+		);
+		expect(error).toBeInstanceOf(PdfError);
+		expect((error as PdfError).kind).toBe('limit');
+		// 90 draws stay under it.
+		const fewer = await PdfText.open(page('/Fm1 Do '.repeat(90), [form(20, '')], { resources: resources('/Fm1 20 0 R') }), { contentBytes: 100 * 1024 });
+		expect(await fewer.lines(1)).toEqual([]);
 	});
 
 	it('an image XObject is not entered', async () => {
