@@ -37,7 +37,8 @@ interface ObjectStream {
 /** Random access to a PDF's objects: the cross-reference table, object streams, decryption and stream data. */
 export class PdfDocument {
 	private readonly cache = new Map<number, PdfObject>();
-	private readonly objectStreams = new Map<number, Promise<ObjectStream>>();
+	/** Object streams being read or read, of the current table (a rebuild starts a new map, see objectStream). */
+	private objectStreams = new Map<number, Promise<ObjectStream>>();
 	private decryptor: Decryptor | undefined;
 	private decoded = 0;
 	interpreted = 0;
@@ -96,7 +97,7 @@ export class PdfDocument {
 		this.xref = scanXref(this.data);
 		if (!(this.xref.trailer.get('Root') instanceof PdfRef)) this.xref.trailer = trailer;
 		this.cache.clear();
-		this.objectStreams.clear();
+		this.objectStreams = new Map();
 		await this.indexObjectStreams();
 	}
 
@@ -180,7 +181,10 @@ export class PdfDocument {
 	}
 
 	private objectStream(num: number): Promise<ObjectStream & { numbers: number[] }> {
-		let pending = this.objectStreams.get(num) as Promise<ObjectStream & { numbers: number[] }> | undefined;
+		// The map of the table this read starts with: a rebuild set off inside the read (its entry was wrong) reads the
+		// stream again into the new table's map, instead of waiting for this read, which waits for the rebuild.
+		const streams = this.objectStreams;
+		let pending = streams.get(num) as Promise<ObjectStream & { numbers: number[] }> | undefined;
 		if (!pending) {
 			// An object stream is an object at an offset (7.5.7); one listed inside an object stream would be read
 			// through itself (or through another that lists it back).
@@ -202,7 +206,7 @@ export class PdfDocument {
 				}
 				return { data, offsets, first, numbers };
 			})();
-			this.objectStreams.set(num, pending);
+			streams.set(num, pending);
 		}
 		return pending;
 	}

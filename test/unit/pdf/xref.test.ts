@@ -3,7 +3,7 @@
 // Offsets are counted by test/support/pdfRaw.js as it writes the file, never by the reader.
 import { PdfDocument } from '../../../nodes/ESign/pdf/document';
 import { decodeFilters } from '../../../nodes/ESign/pdf/filters';
-import { PdfError, PdfRef, PdfStream } from '../../../nodes/ESign/pdf/objects';
+import { PdfDict, PdfError, PdfRef, PdfStream } from '../../../nodes/ESign/pdf/objects';
 import type { PdfObject } from '../../../nodes/ESign/pdf/objects';
 import { readXref, scanXref } from '../../../nodes/ESign/pdf/xref';
 import { PdfText } from '../../../nodes/ESign/pdf';
@@ -370,5 +370,29 @@ describe('xref streams that claim more than the file holds', () => {
 		const file = xrefStream('/Size 1000000 /W [0 1 0] /Filter /FlateDecode', rows);
 		expect(file.length).toBeLessThan(10_000);
 		await expect(readXref(file, decodeStream)).rejects.toThrow(/more objects than the file can hold/);
+	});
+});
+
+describe('a rebuild set off while an object stream is read', () => {
+	it('reads the object stream again instead of waiting for the read that set the rebuild off', async () => {
+		// Catalog 1 is in object stream 20, whose entry is 3 bytes off; objects 2-10 come first with right entries,
+		// so the table passes the first check and the rebuild starts from inside the object stream's read.
+		const objects: Array<[number, string]> = [[1, CATALOG]];
+		for (let num = 2; num <= 10; num++) objects.push([num, num === 2 ? PAGES : `(object ${num})`]);
+		const { bytes } = buildPdf(objects, {
+			xref: 'stream',
+			objectStream: [1],
+			objectStreamNumber: 20,
+			mutateXrefStream: (rows) => {
+				const out = Buffer.from(rows);
+				out.writeUInt32BE(out.readUInt32BE(20 * 7 + 1) + 3, 20 * 7 + 1);
+				return out;
+			},
+		});
+		const doc = await open(bytes);
+		expect(doc.xref.recovered).toBe(false);
+		const catalog = await doc.resolve(doc.rootRef);
+		expect(doc.xref.recovered).toBe(true);
+		expect(catalog).toBeInstanceOf(PdfDict);
 	});
 });
