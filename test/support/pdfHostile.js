@@ -329,6 +329,14 @@ const CASES = [
 		build: () => pagesPdf([{ raw: { dict: '/Filter /FlateDecode', stream: deflate(`BT /F1 12 Tf (${'{'.repeat(30 * MB)}) Tj ET`) } }]),
 	},
 	{
+		name: 'four pages, each one line of 1,000,000 opening braces (tags are looked for per line)',
+		expect: { outcome: 'ok' },
+		build: () => {
+			const page = { raw: { dict: '/Filter /FlateDecode', stream: deflate(`BT /F1 1 Tf (${'{'.repeat(999_000)}) Tj ET`) } };
+			return pagesPdf([page, page, page, page]);
+		},
+	},
+	{
 		name: 'a 30 MB literal string full of escapes',
 		expect: { outcome: 'ok', texts: ['after'] },
 		build: () => pagesPdf([{ raw: { dict: '/Filter /FlateDecode', stream: deflate(`BT (${'\\n'.repeat(15 * MB)}) Tj ET ${text('after')}`) } }]),

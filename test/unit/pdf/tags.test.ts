@@ -154,3 +154,21 @@ describe('findTags', () => {
 		expect([line('a {b'), line('none'), line('}}')].map(mayHoldTag)).toEqual([true, false, false]);
 	});
 });
+
+describe('findTags on very long lines', () => {
+	it('a line of 200,000 opening braces holds no tag', () => {
+		expect(findTags([line('{'.repeat(200_000))], 1)).toEqual([]);
+	});
+
+	it('a closing far after many openings closes only the last one', () => {
+		const found = findTags([line(`${'{'.repeat(50_000)}signature:1}}`)], 1);
+		expect(found.map((tag) => [tag.text, tag.spec?.type])).toEqual([['{{signature:1}}', 'signature']]);
+	});
+
+	it('reads a line of 20,000 unclosed tags and one closed one: each reported, up to the next opening', () => {
+		const found = findTags([line(`${'{{date:1 '.repeat(20_000)}{{date:2}}`)], 1);
+		expect(found).toHaveLength(20_001);
+		expect(found[19_999]).toMatchObject({ text: '{{date:1', error: expect.stringMatching(/not closed/) });
+		expect(found[20_000]).toMatchObject({ text: '{{date:2}}', spec: { signer: 2 } });
+	});
+});
