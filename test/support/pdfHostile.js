@@ -337,6 +337,14 @@ const CASES = [
 		},
 	},
 	{
+		name: 'four pages, each a line of 120,000 tags and 120,000 occurrences of an anchor text',
+		expect: { outcome: 'ok' },
+		build: () => {
+			const page = { raw: { dict: '/Filter /FlateDecode', stream: deflate(`BT /F1 1 Tf (${'{{x}} a '.repeat(120_000)}) Tj ET`) } };
+			return pagesPdf([page, page, page, page]);
+		},
+	},
+	{
 		name: 'a 30 MB literal string full of escapes',
 		expect: { outcome: 'ok', texts: ['after'] },
 		build: () => pagesPdf([{ raw: { dict: '/Filter /FlateDecode', stream: deflate(`BT (${'\\n'.repeat(15 * MB)}) Tj ET ${text('after')}`) } }]),

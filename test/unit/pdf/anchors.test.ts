@@ -66,3 +66,11 @@ describe('findAnchor', () => {
 		expect(normaliseAnchor('  A  b ')).toBe('a b');
 	});
 });
+
+describe('findAnchor on very long lines', () => {
+	it('a line of 20,000 tags and 20,000 occurrences: every occurrence outside the tags', () => {
+		const found = findAnchor([line('{{a}} a '.repeat(20_000))], 1, 'a');
+		expect(found).toHaveLength(20_000);
+		expect(found[19_999].box).toEqual(glyphBox(19_999 * 8 + 6, 19_999 * 8 + 6));
+	});
+});
