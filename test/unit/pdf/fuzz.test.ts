@@ -1,8 +1,10 @@
 // A fixed-seed slice of the PDF reader's fuzzing (scripts/fuzz-pdf.mjs runs tens of thousands of cases): mutated
 // fixtures (test/support/pdfFuzz.js: bytes flipped, cut, moved and inserted, and content streams, CMaps, object
-// streams, xref streams and objects mutated behind a sound cross-reference) must each read to a result or end in a
-// PdfError, never another exception. Read in this process: no wall clock here; a hang shows as jest's hang guard.
+// streams, xref streams and objects mutated behind a sound cross-reference) must each read to a result (lines, tags,
+// anchor texts) or end in a PdfError, never another exception. Read in this process: no wall clock here; a hang shows as jest's hang guard.
 import { PdfError, PdfText } from '../../../nodes/ESign/pdf';
+import { findAnchor } from '../../../nodes/ESign/pdf/anchors';
+import { findTags, mayHoldTag } from '../../../nodes/ESign/pdf/tags';
 import { loadFuzzBases, makeCase } from '../../support/pdfFuzz';
 
 const SEED = 7_000_000;
@@ -21,7 +23,12 @@ describe('fuzz: mutated fixtures', () => {
 			let outcome = 'ok';
 			try {
 				const pdf = await PdfText.open(new Uint8Array(made.bytes));
-				for (const page of pdf.pages) await pdf.lines(page.number);
+				for (const page of pdf.pages) {
+					// What the node does with each page: its tags, and an anchor text's places.
+					const lines = await pdf.lines(page.number);
+					findTags(lines.filter(mayHoldTag), page.number, []);
+					findAnchor(lines, page.number, 'Signature:');
+				}
 			} catch (error) {
 				if (error instanceof PdfError) outcome = error.kind;
 				else {
