@@ -49,9 +49,12 @@ export function findAnchor(lines: TextLine[], page: number, anchor: string): Anc
 		const { text, from } = normalise(line);
 		// Text inside a tag ({{signature:1}}) is the tag's, not the document's: "Signature:" is not found there.
 		const tags = [...text.matchAll(/\{ ?\{[^{}]*\} ?\}/g)].map((m) => [m.index, m.index + m[0].length]);
+		// Tags and matches both run left to right: the only tag a match can overlap is the first that ends after it starts.
+		let tag = 0;
 		for (let at = text.indexOf(wanted); at >= 0; at = text.indexOf(wanted, at + 1)) {
 			const end = at + wanted.length;
-			if (tags.some(([start, stop]) => at < stop && end > start)) continue;
+			while (tag < tags.length && tags[tag][1] <= at) tag++;
+			if (tag < tags.length && tags[tag][0] < end) continue;
 			if (wordStart && at > 0 && WORD.test(text[at - 1])) continue;
 			if (wordEnd && end < text.length && WORD.test(text[end])) continue;
 			matches.push({ page, box: boxOf(line, from[at], from[end - 1] + 1) });

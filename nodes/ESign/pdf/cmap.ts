@@ -20,6 +20,10 @@ interface Range {
 }
 
 const MAX_ENTRIES = 1 << 17;
+/** Real CMaps have a handful of codespace ranges; every code of a string is checked against them. */
+const MAX_CODESPACES = 32;
+/** Operands kept between two keywords: a block's entries (three operands each) up to the entry limit. */
+const MAX_OPERANDS = 3 * MAX_ENTRIES;
 
 const toNumber = (bytes: Uint8Array) => {
 	let value = 0;
@@ -27,10 +31,14 @@ const toNumber = (bytes: Uint8Array) => {
 	return value;
 };
 
+/** A destination is at most 512 bytes (the format's limit); a longer one is cut, so its text stays short. */
+const MAX_DESTINATION = 512;
+
 const utf16 = (bytes: Uint8Array) => {
 	const units: number[] = [];
-	for (let i = 0; i + 1 < bytes.length; i += 2) units.push((bytes[i] << 8) | bytes[i + 1]);
-	if (bytes.length % 2) units.push(bytes[bytes.length - 1]); // one-byte destinations exist in the wild
+	const end = Math.min(bytes.length, MAX_DESTINATION);
+	for (let i = 0; i + 1 < end; i += 2) units.push((bytes[i] << 8) | bytes[i + 1]);
+	if (end % 2) units.push(bytes[end - 1]); // one-byte destinations exist in the wild
 	return units;
 };
 
@@ -60,11 +68,12 @@ export class CMap {
 		for (;;) {
 			const tok = lexer.next();
 			if (tok === Tok.EOF) break;
+			if (operands.length >= MAX_OPERANDS && tok !== Tok.Keyword && tok !== Tok.Name) continue;
 			if (tok === Tok.Number) operands.push(lexer.value as number);
 			else if (tok === Tok.String) operands.push(lexer.value as Uint8Array);
 			else if (tok === Tok.ArrayStart) {
 				const items: number[][] = [];
-				while (lexer.next() === Tok.String) items.push(utf16(lexer.value as Uint8Array));
+				while (lexer.next() === Tok.String) if (items.length < MAX_ENTRIES) items.push(utf16(lexer.value as Uint8Array));
 				operands.push(items);
 			} else if (tok === Tok.Name && lexer.value === 'WMode') {
 				if (lexer.next() === Tok.Number) cmap.vertical = Number(lexer.value) === 1;
@@ -74,6 +83,7 @@ export class CMap {
 					for (let i = 0; i + 1 < operands.length; i += 2) {
 						const low = operands[i];
 						const high = operands[i + 1];
+						if (cmap.codespaces.length >= MAX_CODESPACES) break;
 						if (low instanceof Uint8Array && high instanceof Uint8Array && low.length >= 1 && low.length <= 4) {
 							cmap.codespaces.push({ bytes: low.length, low: toNumber(low), high: toNumber(high) });
 						}

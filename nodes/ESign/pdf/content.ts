@@ -1,10 +1,11 @@
 import type { PdfDocument } from './document';
 import type { Glyph, PdfFont } from './fonts';
 import { loadFont } from './fonts';
-import { Lexer, Tok, isWhite } from './lexer';
+import { Lexer, Tok } from './lexer';
 import type { Matrix } from './matrix';
 import { IDENTITY, isMatrix, multiply } from './matrix';
-import { PdfDict, PdfError, PdfName, PdfRef, PdfStream, isName, isNumber } from './objects';
+import { PdfDict, PdfError, PdfRef, PdfStream, isName, isNumber } from './objects';
+import { readOperand, skipInlineImage } from './operands';
 import type { PdfObject } from './objects';
 
 /**
@@ -36,6 +37,8 @@ interface GraphicsState {
 }
 
 const MAX_FORM_DEPTH = 12;
+/** A Form XObject's draw counts as at least this many bytes of content: its setup is work even when it is empty. */
+const FORM_DRAW_COST = 1024;
 const MAX_STATE_DEPTH = 256;
 const MAX_OPERANDS = 4096;
 
@@ -261,6 +264,8 @@ export class ContentRunner {
 		const matrix = await this.doc.resolve(stream.dict.get('Matrix'));
 		const own = await this.doc.resolve(stream.dict.get('Resources'));
 		const data = await this.doc.streamData(stream);
+		// Forms that draw forms multiply: 12 levels of ten draws of an empty form are 10^12 draws of no bytes.
+		this.charge(Math.max(0, FORM_DRAW_COST - data.length));
 		const state = { ...gs, ctm: isMatrix(matrix) ? multiply(matrix, gs.ctm) : gs.ctm };
 		const chain = new Set(forms);
 		if (key) chain.add(key);
@@ -289,62 +294,4 @@ export async function pageContent(doc: PdfDocument, contents: PdfObject | undefi
 		data[at++] = 32;
 	}
 	return data;
-}
-
-/** An operand: numbers, strings, names, arrays and dictionaries (nesting bounded). */
-function readOperand(lexer: Lexer, tok: Tok, depth: number): PdfObject | undefined {
-	switch (tok) {
-		case Tok.Number:
-			return lexer.value as number;
-		case Tok.String:
-			return lexer.value as Uint8Array;
-		case Tok.Name:
-			return PdfName.of(lexer.value as string);
-		case Tok.ArrayStart: {
-			const items: PdfObject[] = [];
-			for (let t = lexer.next(); t !== Tok.ArrayEnd && t !== Tok.EOF; t = lexer.next()) {
-				if (t === Tok.Keyword) {
-					const word = lexer.value;
-					if (word === 'true' || word === 'false') items.push(word === 'true');
-					continue;
-				}
-				const item = depth < 32 ? readOperand(lexer, t, depth + 1) : undefined;
-				if (item !== undefined && items.length < 65536) items.push(item);
-			}
-			return items;
-		}
-		case Tok.DictStart: {
-			const dict = new PdfDict();
-			for (let t = lexer.next(); t !== Tok.DictEnd && t !== Tok.EOF; t = lexer.next()) {
-				if (t !== Tok.Name) continue;
-				const key = lexer.value as string;
-				const value = depth < 32 ? readOperand(lexer, lexer.next(), depth + 1) : undefined;
-				if (value !== undefined) dict.set(key, value);
-			}
-			return dict;
-		}
-		default:
-			return undefined;
-	}
-}
-
-/** Skips "BI … ID <data> EI": the data ends at an "EI" between white-space (or at /L bytes when given). */
-function skipInlineImage(lexer: Lexer) {
-	const data = lexer.data;
-	let length: number | undefined;
-	for (let t = lexer.next(); t !== Tok.EOF; t = lexer.next()) {
-		if (t === Tok.Keyword && lexer.value === 'ID') break;
-		if (t === Tok.Name && (lexer.value === 'L' || lexer.value === 'Length')) {
-			if (lexer.next() === Tok.Number) length = Number(lexer.value);
-		}
-	}
-	let pos = lexer.pos + 1;
-	if (length !== undefined && length >= 0 && pos + length <= lexer.end) pos += length;
-	for (; pos + 1 < lexer.end; pos++) {
-		if (data[pos] === 69 && data[pos + 1] === 73 && isWhite(data[pos - 1]) && (pos + 2 >= lexer.end || isWhite(data[pos + 2]))) {
-			lexer.pos = pos + 2;
-			return;
-		}
-	}
-	lexer.pos = lexer.end;
 }

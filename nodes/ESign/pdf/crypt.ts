@@ -130,6 +130,11 @@ export function openEncryption(encrypt: PdfDict, fileId: Uint8Array): Decryptor 
 	}
 	const stmMethod = methodOf(encrypt, encrypt.get('StmF'), v);
 	const strMethod = methodOf(encrypt, encrypt.get('StrF'), v);
+	// AES takes 128- or 256-bit keys only: a shorter /Length under an AES crypt filter is a damaged dictionary.
+	const fits = (method: Method) => (method === 'aes128' ? key.length >= 11 : method !== 'aes256' || key.length === 32);
+	if (!fits(stmMethod) || !fits(strMethod)) {
+		throw new PdfError('damaged', "the PDF's encryption settings do not fit together (an AES key of the wrong length)");
+	}
 	const objectKey = (method: Method, num: number, gen: number) => {
 		if (method === 'aes256') return key;
 		const extra = method === 'aes128' ? [0x73, 0x41, 0x6c, 0x54] : [];

@@ -37,7 +37,8 @@ interface ObjectStream {
 /** Random access to a PDF's objects: the cross-reference table, object streams, decryption and stream data. */
 export class PdfDocument {
 	private readonly cache = new Map<number, PdfObject>();
-	private readonly objectStreams = new Map<number, Promise<ObjectStream>>();
+	/** Object streams being read or read, of the current table (a rebuild starts a new map, see objectStream). */
+	private objectStreams = new Map<number, Promise<ObjectStream>>();
 	private decryptor: Decryptor | undefined;
 	private decoded = 0;
 	interpreted = 0;
@@ -75,8 +76,13 @@ export class PdfDocument {
 		return doc;
 	}
 
-	/** A table whose first entries do not point at their objects is rebuilt (a file edited by hand, or truncated). */
+	/**
+	 * A table whose first entries do not point at their objects is rebuilt (a file edited by hand, or truncated), and
+	 * so is one that does not name the catalog (a /Prev that skipped the section holding it).
+	 */
 	private tableLooksRight(table: XrefTable): boolean {
+		const root = table.trailer.get('Root');
+		if (root instanceof PdfRef && !table.entries.has(root.num)) return false;
 		let checked = 0;
 		for (const [num, entry] of table.entries) {
 			if (entry.type !== 1) continue;
@@ -91,7 +97,7 @@ export class PdfDocument {
 		this.xref = scanXref(this.data);
 		if (!(this.xref.trailer.get('Root') instanceof PdfRef)) this.xref.trailer = trailer;
 		this.cache.clear();
-		this.objectStreams.clear();
+		this.objectStreams = new Map();
 		await this.indexObjectStreams();
 	}
 
@@ -175,12 +181,18 @@ export class PdfDocument {
 	}
 
 	private objectStream(num: number): Promise<ObjectStream & { numbers: number[] }> {
-		let pending = this.objectStreams.get(num) as Promise<ObjectStream & { numbers: number[] }> | undefined;
+		// The map of the table this read starts with: a rebuild set off inside the read (its entry was wrong) reads the
+		// stream again into the new table's map, instead of waiting for this read, which waits for the rebuild.
+		const streams = this.objectStreams;
+		let pending = streams.get(num) as Promise<ObjectStream & { numbers: number[] }> | undefined;
 		if (!pending) {
+			// An object stream is an object at an offset (7.5.7); one listed inside an object stream would be read
+			// through itself (or through another that lists it back).
+			if (this.xref.entries.get(num)?.type === 2) return Promise.reject(new PdfError('damaged', `object stream ${num} is listed inside an object stream`));
 			pending = (async () => {
 				const stream = await this.fetchNum(num);
 				if (!(stream instanceof PdfStream)) throw new PdfError('damaged', `object stream ${num} is missing`);
-				const data = await this.streamData(stream);
+				const data = await this.streamData(stream, true);
 				const count = Math.min(isNumber(stream.dict.get('N')) ? (stream.dict.get('N') as number) : 0, 1_000_000);
 				const first = isNumber(stream.dict.get('First')) ? (stream.dict.get('First') as number) : 0;
 				const lexer = new Lexer(data, 0, Math.min(first, data.length));
@@ -194,16 +206,20 @@ export class PdfDocument {
 				}
 				return { data, offsets, first, numbers };
 			})();
-			this.objectStreams.set(num, pending);
+			streams.set(num, pending);
 		}
 		return pending;
 	}
 
-	/** Follows references (a bounded number of hops: a chain of references that loops resolves to null). */
-	async resolve(value: PdfObject | undefined): Promise<PdfObject | undefined> {
+	/**
+	 * Follows references (a bounded number of hops: a chain of references that loops resolves to null). `plain`: for
+	 * an object stream's own dictionary, which may not name objects inside object streams (it would wait for itself).
+	 */
+	async resolve(value: PdfObject | undefined, plain = false): Promise<PdfObject | undefined> {
 		let current = value;
 		for (let hops = 0; current instanceof PdfRef; hops++) {
 			if (hops >= MAX_REF_HOPS) return null;
+			if (plain && this.xref.entries.get(current.num)?.type === 2) throw new PdfError('damaged', 'an object stream names an object inside an object stream');
 			current = await this.fetch(current);
 		}
 		return current;
@@ -219,19 +235,20 @@ export class PdfDocument {
 	}
 
 	/** A stream's decoded bytes: decrypted, then through its filters, within the limits. */
-	async streamData(stream: PdfStream): Promise<Uint8Array> {
+	async streamData(stream: PdfStream, plain = false): Promise<Uint8Array> {
 		let raw = stream.raw;
 		if (this.decryptor && stream.ref && !isName(stream.dict.get('Type'), 'XRef')) {
 			raw = this.decryptor.stream(raw, stream.ref.num, stream.ref.gen);
 		}
-		return this.decodeRaw(stream, raw);
+		return this.decodeRaw(stream, raw, plain);
 	}
 
-	private async decodeRaw(stream: PdfStream, raw: Uint8Array): Promise<Uint8Array> {
-		const filter = await this.resolve(stream.dict.get('Filter') ?? stream.dict.get('F'));
-		const parms = await this.resolve(stream.dict.get('DecodeParms') ?? stream.dict.get('DP'));
-		const resolvedParms = Array.isArray(parms) ? await Promise.all(parms.map((p) => this.resolve(p))) : parms;
-		const filters = Array.isArray(filter) ? await Promise.all(filter.map((f) => this.resolve(f))) : filter;
+	private async decodeRaw(stream: PdfStream, raw: Uint8Array, plain = false): Promise<Uint8Array> {
+		const resolve = (value: PdfObject | undefined) => this.resolve(value, plain);
+		const filter = await resolve(stream.dict.get('Filter') ?? stream.dict.get('F'));
+		const parms = await resolve(stream.dict.get('DecodeParms') ?? stream.dict.get('DP'));
+		const resolvedParms = Array.isArray(parms) ? await Promise.all(parms.map(resolve)) : parms;
+		const filters = Array.isArray(filter) ? await Promise.all(filter.map(resolve)) : filter;
 		const cap = Math.min(this.limits.streamBytes, this.limits.totalBytes - this.decoded);
 		if (cap <= 0) throw new PdfError('limit', `the PDF's streams expand to more than ${Math.round(this.limits.totalBytes / 1048576)} MB in all; the reader stops there`);
 		const out = await decodeFilters(raw, filters as PdfObject, resolvedParms as PdfObject, cap);

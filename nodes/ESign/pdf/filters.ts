@@ -1,11 +1,11 @@
-import { hexValue, isWhite } from './lexer';
+import { ascii85, asciiHex, lzw, runLength, tooLarge } from './decoders';
 import { PdfDict, PdfError, isNumber } from './objects';
 import type { PdfObject } from './objects';
 
 /**
  * Stream filters (ISO 32000-1, 7.4). Flate goes through the Web platform's DecompressionStream (no Node module:
- * the community-node rules refuse zlib); the others are small enough to write here. Image-only filters (DCT, JPX,
- * CCITT, JBIG2) are never needed to read text and are refused. Every decoder stops at `cap` bytes of output.
+ * the community-node rules refuse zlib); the others are small enough to write (decoders.ts). Image-only filters
+ * (DCT, JPX, CCITT, JBIG2) are never needed to read text and are refused. Every decoder stops at `cap` bytes.
  */
 
 const ABBREVIATIONS: Record<string, string> = {
@@ -17,13 +17,6 @@ const ABBREVIATIONS: Record<string, string> = {
 	CCF: 'CCITTFaxDecode',
 	DCT: 'DCTDecode',
 };
-
-export function tooLarge(cap: number): PdfError {
-	return new PdfError(
-		'limit',
-		`a stream in the PDF expands to more than ${Math.round(cap / 1048576)} MB when unpacked; the reader stops there (the file may be a decompression bomb)`,
-	);
-}
 
 function concat(chunks: Uint8Array[], total: number): Uint8Array {
 	if (chunks.length === 1) return chunks[0];
@@ -75,110 +68,6 @@ export async function inflate(input: Uint8Array, cap: number): Promise<Uint8Arra
 	// Some producers write raw deflate data without the zlib header.
 	const raw = await decompress(input, 'deflate-raw', cap).catch(() => undefined);
 	return raw && raw.data.length ? raw.data : first.data;
-}
-
-function asciiHex(input: Uint8Array): Uint8Array {
-	const out = new Uint8Array((input.length + 1) >> 1);
-	let n = 0;
-	let high = -1;
-	for (const c of input) {
-		if (c === 62) break;
-		const v = hexValue(c);
-		if (v < 0) continue;
-		if (high < 0) high = v;
-		else {
-			out[n++] = high * 16 + v;
-			high = -1;
-		}
-	}
-	if (high >= 0) out[n++] = high * 16;
-	return out.subarray(0, n);
-}
-
-function ascii85(input: Uint8Array, cap: number): Uint8Array {
-	const out: number[] = [];
-	const group: number[] = [];
-	let i = input[0] === 60 && input[1] === 126 ? 2 : 0;
-	const flush = (count: number) => {
-		let value = 0;
-		for (let k = 0; k < 5; k++) value = value * 85 + (k < group.length ? group[k] : 84);
-		for (let k = 0; k < count - 1; k++) out.push((value >>> (24 - 8 * k)) & 0xff);
-	};
-	for (; i < input.length; i++) {
-		const c = input[i];
-		if (c === 126) break;
-		if (isWhite(c)) continue;
-		if (c === 122 && group.length === 0) out.push(0, 0, 0, 0);
-		else if (c >= 33 && c <= 117) {
-			group.push(c - 33);
-			if (group.length === 5) {
-				flush(5);
-				group.length = 0;
-			}
-		}
-		if (out.length > cap) throw tooLarge(cap);
-	}
-	if (group.length > 1) flush(group.length);
-	return Uint8Array.from(out);
-}
-
-function runLength(input: Uint8Array, cap: number): Uint8Array {
-	const out: number[] = [];
-	for (let i = 0; i < input.length; ) {
-		const n = input[i++];
-		if (n === 128) break;
-		if (n < 128) {
-			for (let k = 0; k <= n && i < input.length; k++) out.push(input[i++]);
-		} else {
-			const byte = input[i++];
-			for (let k = 0; k < 257 - n; k++) out.push(byte);
-		}
-		if (out.length > cap) throw tooLarge(cap);
-	}
-	return Uint8Array.from(out);
-}
-
-function lzw(input: Uint8Array, earlyChange: number, cap: number): Uint8Array {
-	const out: number[] = [];
-	let table: number[][] = [];
-	const reset = () => {
-		table = [];
-		for (let i = 0; i < 256; i++) table.push([i]);
-		table.push([], []);
-	};
-	reset();
-	let bits = 9;
-	let buffer = 0;
-	let count = 0;
-	let previous: number[] | undefined;
-	for (let i = 0; i < input.length; i++) {
-		buffer = (buffer << 8) | input[i];
-		count += 8;
-		while (count >= bits) {
-			const code = (buffer >>> (count - bits)) & ((1 << bits) - 1);
-			count -= bits;
-			if (code === 256) {
-				reset();
-				bits = 9;
-				previous = undefined;
-				continue;
-			}
-			if (code === 257) return Uint8Array.from(out);
-			let entry = table[code];
-			if (!entry || (code > 257 && !entry.length)) {
-				if (!previous || code !== table.length) return Uint8Array.from(out);
-				entry = [...previous, previous[0]];
-			}
-			for (const b of entry) out.push(b);
-			if (out.length > cap) throw tooLarge(cap);
-			if (previous && table.length < 4096) table.push([...previous, entry[0]]);
-			previous = entry;
-			const next = table.length + earlyChange;
-			bits = next >= 2048 ? 12 : next >= 1024 ? 11 : next >= 512 ? 10 : 9;
-		}
-		buffer &= (1 << count) - 1;
-	}
-	return Uint8Array.from(out);
 }
 
 /** PNG (10–15) and TIFF (2) predictors of Flate and LZW data (7.4.4.4). */

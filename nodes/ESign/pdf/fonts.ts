@@ -25,12 +25,15 @@ export interface PdfFont {
 	vertical: boolean;
 }
 
+/** Widths a CID font's /W may set (CIDs run to 65,535; overlapping ranges are counted each time). */
+const MAX_CID_WIDTHS = 200_000;
+
 const STANDARD = standardFonts as unknown as Record<string, Record<string, number> | number[] | string>;
 
 /** The standard font a BaseFont names (Arial is Helvetica's metric twin, as readers treat it), if any. */
 export function standardFontName(baseFont: string): string | undefined {
 	const name = baseFont.replace(/^[A-Z]{6}\+/, '').replace(/[\s_]/g, '');
-	if (STANDARD[name] !== undefined) return name === 'Times' ? 'Times-Roman' : name;
+	if (Object.hasOwn(STANDARD, name)) return name === 'Times' ? 'Times-Roman' : name;
 	const lower = name.toLowerCase();
 	const bold = /bold|black|heavy/.test(lower);
 	const italic = /italic|oblique/.test(lower);
@@ -52,7 +55,7 @@ function standardWidths(name: string | undefined): ((code: number, glyph: string
 		return (code) => byCode[code];
 	}
 	const byName = table as Record<string, number>;
-	return (_code, glyph) => (glyph ? byName[glyph] : undefined);
+	return (_code, glyph) => (glyph && Object.hasOwn(byName, glyph) ? byName[glyph] : undefined);
 }
 
 async function numbers(doc: PdfDocument, value: PdfObject | undefined): Promise<Array<number | undefined>> {
@@ -95,8 +98,9 @@ async function simpleFont(doc: PdfDocument, dict: PdfDict, subtype: string): Pro
 	}
 	const standard = standardFontName(base);
 	const isSymbolFont = standard === 'Symbol' || standard === 'ZapfDingbats';
-	const names: Array<string | undefined> =
-		ENCODINGS[baseEncoding ?? ''] ?? (symbolic || isSymbolFont ? new Array(256).fill(undefined) : ENCODINGS.StandardEncoding).slice();
+	// Names come from the file: only the table's own entries are encodings (not "constructor" or "toString").
+	const known = baseEncoding !== undefined && Object.hasOwn(ENCODINGS, baseEncoding) ? ENCODINGS[baseEncoding] : undefined;
+	const names: Array<string | undefined> = known ?? (symbolic || isSymbolFont ? new Array(256).fill(undefined) : ENCODINGS.StandardEncoding).slice();
 	const glyphNames = names.slice();
 	let code = 0;
 	for (const item of differences) {
@@ -151,19 +155,23 @@ async function compositeFont(doc: PdfDocument, dict: PdfDict): Promise<PdfFont> 
 	const widths = new Map<number, number>();
 	const w = await doc.resolve(cid.get('W'));
 	if (Array.isArray(w)) {
-		for (let i = 0; i < w.length && widths.size < 200_000; ) {
+		// Bounded by the widths written, not the map's size: ranges over the same CIDs again and again add nothing to it.
+		let written = 0;
+		for (let i = 0; i < w.length && written < MAX_CID_WIDTHS; ) {
 			const first = await doc.resolve(w[i]);
 			const next = await doc.resolve(w[i + 1]);
 			if (!isNumber(first)) break;
 			if (Array.isArray(next)) {
-				for (let k = 0; k < next.length; k++) {
+				for (let k = 0; k < next.length && written < MAX_CID_WIDTHS; k++, written++) {
 					const value = await doc.resolve(next[k]);
 					if (isNumber(value)) widths.set(first + k, value);
 				}
 				i += 2;
 			} else {
 				const width = await doc.resolve(w[i + 2]);
-				if (isNumber(next) && isNumber(width)) for (let c = first; c <= next && c - first < 65536; c++) widths.set(c, width);
+				if (isNumber(next) && isNumber(width)) {
+					for (let c = first; c <= next && c - first < 65536 && written < MAX_CID_WIDTHS; c++, written++) widths.set(c, width);
+				}
 				i += 3;
 			}
 		}

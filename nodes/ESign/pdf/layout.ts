@@ -1,4 +1,5 @@
 import type { PlacedGlyph } from './content';
+import { PdfError } from './objects';
 
 /**
  * Lines of text from glyphs in content order, as readers rebuild them: a glyph continues the line when it runs in
@@ -26,6 +27,8 @@ export interface TextLine {
 
 const DESCENT = 0.2;
 const ASCENT = 0.8;
+/** Glyphs one page may show: a dense page has tens of thousands; past this the page's lines would not fit in memory. */
+export const MAX_PAGE_GLYPHS = 1_000_000;
 
 /** The em box of glyph `index` of a line. */
 export function emBox(line: TextLine, index: number): Box {
@@ -58,10 +61,14 @@ export class LineBuilder {
 	private endX = 0;
 	private endY = 0;
 	private size = 0;
+	private count = 0;
 
 	constructor(private readonly keep: (line: TextLine) => boolean = () => true) {}
 
 	add = (g: PlacedGlyph): void => {
+		if (++this.count > MAX_PAGE_GLYPHS) {
+			throw new PdfError('limit', `a page of the PDF shows more than ${MAX_PAGE_GLYPHS.toLocaleString('en-US')} characters; the reader stops there`);
+		}
 		const size = Math.hypot(g.hx, g.hy);
 		if (!(size > 0) || !Number.isFinite(g.x) || !Number.isFinite(g.y)) return;
 		const length = Math.hypot(g.ax, g.ay);

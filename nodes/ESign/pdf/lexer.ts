@@ -27,6 +27,9 @@ for (let i = 0; i < 6; i++) {
 	HEX[97 + i] = 10 + i;
 }
 
+/** Keywords of 1 to 3 bytes by their bytes (bounded: a hostile file could use every combination). */
+const KEYWORDS = new Map<number, string>();
+
 export const isWhite = (c: number) => CLASS[c] === 1;
 export const isRegular = (c: number) => CLASS[c] === 0;
 export const hexValue = (c: number) => HEX[c];
@@ -39,6 +42,7 @@ export class Lexer {
 	 * `release()` (called once per operator). Real content has hundreds of thousands of short strings, and an
 	 * allocation each was the reader's largest cost.
 	 */
+	private shared = false;
 	private scratch: Uint8Array | undefined;
 	private scratchUsed = 0;
 
@@ -50,7 +54,7 @@ export class Lexer {
 
 	/** Hands hex strings out of a shared buffer (content streams; see `scratch`). */
 	useScratch(): void {
-		this.scratch = new Uint8Array(256);
+		this.shared = true; // the buffer itself is made by the first hex string (many streams have none)
 	}
 
 	/** The strings handed out so far are no longer used. */
@@ -123,8 +127,18 @@ export class Lexer {
 		let pos = start;
 		while (pos < end && CLASS[data[pos]] === 0) pos++;
 		this.pos = pos;
-		// Keywords are short; a long run of regular bytes is garbage, cut so it cannot cost a huge string.
-		this.value = String.fromCharCode(...data.subarray(start, Math.min(pos, start + 64)));
+		// Keywords are short; a long run of regular bytes is garbage, cut so it cannot cost a huge string. Operators
+		// (1 to 3 bytes) come from a table, not a new string each time: content is mostly operators and numbers.
+		const length = Math.min(pos - start, 64);
+		if (length <= 3) {
+			const key = (length << 24) | (data[start] << 16) | (length > 1 ? data[start + 1] << 8 : 0) | (length > 2 ? data[start + 2] : 0);
+			let word = KEYWORDS.get(key);
+			if (word === undefined) {
+				word = String.fromCharCode(...data.subarray(start, start + length));
+				if (KEYWORDS.size < 4096) KEYWORDS.set(key, word);
+			}
+			this.value = word;
+		} else this.value = String.fromCharCode(...data.subarray(start, start + length));
 		return Tok.Keyword;
 	}
 
@@ -198,7 +212,16 @@ export class Lexer {
 			this.pos = Math.min(scan + 1, end);
 			return data.subarray(pos, Math.min(scan, end));
 		}
-		const out: number[] = [];
+		// The string ends where a parenthesis closes the first one (an escaped byte never counts): its bytes are at
+		// most that many, so the output is one typed array (a number[] would take 8 bytes of heap a byte).
+		for (; scan < end; scan++) {
+			const c = data[scan];
+			if (c === 92) scan++;
+			else if (c === 40) depth++;
+			else if (c === 41 && --depth === 0) break;
+		}
+		const out = new Uint8Array(Math.min(scan, end) - pos);
+		let n = 0;
 		depth = 1;
 		while (pos < end) {
 			let c = data[pos++];
@@ -229,10 +252,10 @@ export class Lexer {
 						} else if (c === undefined) continue;
 				}
 			}
-			out.push(c);
+			out[n++] = c;
 		}
 		this.pos = pos;
-		return Uint8Array.from(out);
+		return out.subarray(0, n);
 	}
 
 	private hexString(): Uint8Array {
@@ -243,7 +266,8 @@ export class Lexer {
 		const size = (stop - pos + 1) >> 1;
 		let out: Uint8Array;
 		let n = 0;
-		if (this.scratch) {
+		if (this.shared) {
+			this.scratch ??= new Uint8Array(Math.max(256, size * 2));
 			if (this.scratchUsed + size > this.scratch.length) {
 				// Views handed out keep the old buffer alive; a new one serves the rest.
 				this.scratch = new Uint8Array(Math.max(this.scratch.length * 2, size * 2));
@@ -265,7 +289,7 @@ export class Lexer {
 		}
 		if (high >= 0) out[n++] = high * 16;
 		this.pos = Math.min(stop + 1, end);
-		if (this.scratch) this.scratchUsed = n;
+		if (this.shared) this.scratchUsed = n;
 		return out.subarray(first, n);
 	}
 }

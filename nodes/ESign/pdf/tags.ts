@@ -33,7 +33,8 @@ export interface FoundTag {
 
 const typeOf = (word: string): TagType | undefined => {
 	const key = word.replace(/\s+/g, '').toLowerCase();
-	return (TAG_TYPES as readonly string[]).includes(key) ? (key as TagType) : ALIASES[key];
+	if ((TAG_TYPES as readonly string[]).includes(key)) return key as TagType;
+	return Object.hasOwn(ALIASES, key) ? ALIASES[key] : undefined; // the text is the document's ("constructor")
 };
 
 const unpad = (part: string) => part.replace(/^[\s_]+|[\s_]+$/g, '').replace(/\s+/g, ' ');
@@ -88,12 +89,23 @@ export function findTags(lines: TextLine[], page: number, others: string[] = [])
 	for (const line of lines) {
 		const text = line.text;
 		OPEN.lastIndex = 0;
+		// The first closing at or after `closeFrom`: still the first after any later position before it, so each
+		// opening does not search the rest of the line again (a line of a million braces would take minutes).
+		const close = /\}\s*\}/g;
+		let closeFrom = -1;
+		let closing: RegExpExecArray | null = null;
+		const nextClose = (from: number) => {
+			if (closeFrom < 0 || from < closeFrom || (closing && closing.index < from)) {
+				close.lastIndex = from;
+				closing = close.exec(text);
+				closeFrom = from;
+			}
+			return closing;
+		};
 		let open: RegExpExecArray | null;
 		while ((open = OPEN.exec(text))) {
 			const start = open.index;
-			const close = /\}\s*\}/g;
-			close.lastIndex = OPEN.lastIndex;
-			const end = close.exec(text);
+			const end = nextClose(OPEN.lastIndex);
 			OPEN.lastIndex = start + open[0].length;
 			const nextOpen = text.slice(OPEN.lastIndex).search(/\{\s*\{/);
 			const closesFirst = end && (nextOpen < 0 || end.index < OPEN.lastIndex + nextOpen);

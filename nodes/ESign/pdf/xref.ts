@@ -64,6 +64,7 @@ function classicSection(data: Uint8Array, pos: number, into: Map<number, XrefEnt
 			lexer.pos = save;
 			throw new PdfError('damaged', 'the cross-reference table is damaged');
 		}
+		let base = first;
 		for (let i = 0; i < count; i++) {
 			if (lexer.next() !== Tok.Number) throw new PdfError('damaged', 'the cross-reference table is damaged');
 			const offset = lexer.value as number;
@@ -71,9 +72,10 @@ function classicSection(data: Uint8Array, pos: number, into: Map<number, XrefEnt
 			const gen = lexer.value as number;
 			if (lexer.next() !== Tok.Keyword) throw new PdfError('damaged', 'the cross-reference table is damaged');
 			const kind = lexer.value;
-			// Object 0 of a subsection starting at 1 is a classic producer bug; readers shift it.
-			let num = first + i;
-			if (i === 0 && first === 1 && kind === 'f' && offset === 0 && gen === 65535) num = 0;
+			// A subsection "1 N" that begins with object 0's free entry is a classic producer bug: its entries are
+			// objects 0 to N-1, as readers number them.
+			if (i === 0 && first === 1 && kind === 'f' && offset === 0 && gen === 65535) base = 0;
+			const num = base + i;
 			if (!section.has(num)) section.set(num, kind === 'n' && offset > 0 ? { type: 1, offset, gen, stream: 0, index: 0 } : undefined);
 		}
 	}
@@ -82,6 +84,12 @@ function classicSection(data: Uint8Array, pos: number, into: Map<number, XrefEnt
 	for (const [num, entry] of section) addEntry(into, num, entry);
 	return trailer;
 }
+
+/**
+ * How many objects a file's tables may name: a quarter of its bytes (every object takes more than that, even
+ * compressed), at least 131,072. Xref stream rows are compressed, so a small file could otherwise claim millions.
+ */
+const maxEntries = (data: Uint8Array) => Math.max(1 << 17, data.length >> 2);
 
 /** An xref stream (PDF 1.5) at `pos` ("N G obj <<…>> stream"). */
 async function streamSection(data: Uint8Array, pos: number, into: Map<number, XrefEntry>, decode: StreamDecoder): Promise<PdfDict> {
@@ -103,6 +111,8 @@ async function streamSection(data: Uint8Array, pos: number, into: Map<number, Xr
 	const index = Array.isArray(dict.get('Index')) ? (dict.get('Index') as PdfObject[]) : [0, size];
 	const bytes = await decode(stream);
 	const rowLength = w1 + w2 + w3;
+	if (rowLength === 0) throw new PdfError('damaged', 'the cross-reference stream of the PDF is damaged');
+	const most = maxEntries(data);
 	let row = 0;
 	const field = (at: number, width: number) => {
 		let value = 0;
@@ -122,6 +132,7 @@ async function streamSection(data: Uint8Array, pos: number, into: Map<number, Xr
 			if (type === 1) addEntry(into, num, { type: 1, offset: second, gen: third, stream: 0, index: 0 });
 			else if (type === 2) addEntry(into, num, { type: 2, offset: 0, gen: 0, stream: second, index: third });
 			else addEntry(into, num, undefined);
+			if (into.size > most) throw new PdfError('damaged', 'the cross-reference stream of the PDF lists more objects than the file can hold');
 		}
 	}
 	return dict;
@@ -189,14 +200,15 @@ export function scanXref(data: Uint8Array): XrefTable {
 			// Back over "gen" and "num".
 			let at = pos - 1;
 			while (at >= 0 && isWhite(data[at])) at--;
+			// A generation has at most 5 digits and an object number at most 10: longer runs are no object header.
 			const genEnd = at + 1;
-			while (at >= 0 && isDigit(data[at])) at--;
+			while (at >= 0 && isDigit(data[at]) && genEnd - at <= 5) at--;
 			if (at + 1 === genEnd || !isWhite(data[at] ?? 0)) continue;
 			const gen = Number(String.fromCharCode(...data.subarray(at + 1, genEnd)));
 			while (at >= 0 && isWhite(data[at])) at--;
 			const numEnd = at + 1;
-			while (at >= 0 && isDigit(data[at]) && numEnd - at < 12) at--;
-			if (at + 1 === numEnd) continue;
+			while (at >= 0 && isDigit(data[at]) && numEnd - at <= 10) at--;
+			if (at + 1 === numEnd || isDigit(data[at] ?? 0)) continue;
 			const num = Number(String.fromCharCode(...data.subarray(at + 1, numEnd)));
 			entries.set(num, { type: 1, offset: at + 1, gen, stream: 0, index: 0 });
 		} else if (c === 116 /* t */ && String.fromCharCode(...data.subarray(pos, pos + 7)) === 'trailer') {

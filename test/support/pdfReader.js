@@ -1,0 +1,119 @@
+'use strict';
+/**
+ * The package's PDF reader (nodes/ESign/pdf) compiled for plain Node, and read in child processes with a heap limit:
+ * for the hostile-file tests (an out-of-memory or an abort shows as an outcome instead of taking jest down), the
+ * fuzzer (scripts/fuzz-pdf.mjs) and its measurements (scripts/pdf-hostile.mjs). Child processes rather than worker
+ * threads: V8 aborts the whole process on some heap exhaustions (one allocation too large for the limit), which a
+ * worker's resourceLimits do not catch.
+ *
+ * `compileReader()` transpiles the reader's TypeScript sources (typescript's transpileModule, as bench/ts-register.js
+ * does, no type check) into a temp folder named by a hash of the sources, once per source state: every child then
+ * loads plain CommonJS, always from the current sources (no stale dist/, no build step).
+ */
+const { fork } = require('node:child_process');
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+const SOURCE = path.join(__dirname, '..', '..', 'nodes', 'ESign', 'pdf');
+const CHILD = path.join(__dirname, 'pdfReadChild.js');
+
+function compileReader() {
+	const files = fs.readdirSync(SOURCE).filter((f) => f.endsWith('.ts') || f.endsWith('.json')).sort();
+	const hash = crypto.createHash('sha256');
+	for (const file of files) hash.update(file).update(fs.readFileSync(path.join(SOURCE, file)));
+	const dir = path.join(os.tmpdir(), `esign-pdf-reader-${hash.digest('hex').slice(0, 16)}`);
+	if (fs.existsSync(path.join(dir, 'index.js'))) return dir;
+	const ts = require('typescript');
+	const temp = `${dir}.tmp-${process.pid}-${crypto.randomBytes(4).toString('hex')}`;
+	fs.mkdirSync(temp, { recursive: true });
+	for (const file of files) {
+		const source = fs.readFileSync(path.join(SOURCE, file), 'utf8');
+		if (file.endsWith('.json')) {
+			fs.writeFileSync(path.join(temp, file), source);
+			continue;
+		}
+		const { outputText } = ts.transpileModule(source, {
+			fileName: file,
+			compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true, useUnknownInCatchVariables: false, preserveConstEnums: true },
+		});
+		fs.writeFileSync(path.join(temp, file.replace(/\.ts$/, '.js')), outputText);
+	}
+	try {
+		fs.renameSync(temp, dir);
+	} catch {
+		fs.rmSync(temp, { recursive: true, force: true }); // another process made it first
+	}
+	return dir;
+}
+
+/**
+ * A child process reading PDFs one at a time. `read(bytes, options)` resolves with the child's answer
+ * ({ outcome: 'ok' | 'PdfError' | 'crash', … }), or { outcome: 'oom' } when the child died out of memory,
+ * { outcome: 'died' } when it died otherwise, { outcome: 'hang' } past `timeoutMs`. After a death or a hang the
+ * child is gone: `alive` is false and the owner starts another.
+ */
+class ReaderChild {
+	constructor({ heapMb = 256, reader = path.join(compileReader(), 'index.js') } = {}) {
+		this.stderr = '';
+		this.alive = true;
+		this.pending = undefined;
+		this.child = fork(CHILD, [reader], {
+			execArgv: [`--max-old-space-size=${heapMb}`, '--max-semi-space-size=16'],
+			serialization: 'advanced',
+			stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+		});
+		this.child.stderr.on('data', (chunk) => {
+			this.stderr = (this.stderr + chunk).slice(-4000);
+		});
+		this.child.on('message', (message) => this.settle(message));
+		this.child.on('exit', (code, signal) => {
+			this.alive = false;
+			const oom = /heap out of memory|Allocation failed|Invalid array length|Reached heap limit/i.test(this.stderr);
+			this.settle({ outcome: oom ? 'oom' : 'died', message: `exit ${code ?? signal}: ${this.stderr.slice(-600)}` });
+		});
+		this.nextId = 0;
+	}
+
+	settle(result) {
+		const pending = this.pending;
+		if (!pending || (result.id !== undefined && result.id !== pending.id)) return;
+		this.pending = undefined;
+		if (pending.timer) clearTimeout(pending.timer);
+		pending.resolve(result);
+	}
+
+	read(bytes, { timeoutMs, maxPages, limits } = {}) {
+		if (!this.alive) return Promise.resolve({ outcome: 'died', message: 'the child was already gone' });
+		return new Promise((resolve) => {
+			const id = ++this.nextId;
+			const started = Date.now();
+			this.pending = { id, resolve };
+			if (timeoutMs) {
+				this.pending.timer = setTimeout(() => {
+					this.settle({ id, outcome: 'hang', ms: Date.now() - started });
+					this.kill();
+				}, timeoutMs);
+			}
+			this.child.send({ id, bytes, maxPages, limits });
+		});
+	}
+
+	kill() {
+		this.alive = false;
+		this.child.kill('SIGKILL');
+	}
+}
+
+/** Reads `bytes` once in a fresh child whose JS heap is limited to `heapMb` (default 256), then stops the child. */
+async function readBounded(bytes, options = {}) {
+	const child = new ReaderChild({ heapMb: options.heapMb });
+	try {
+		return await child.read(bytes, options);
+	} finally {
+		child.kill();
+	}
+}
+
+module.exports = { compileReader, readBounded, ReaderChild };

@@ -1,0 +1,195 @@
+// The PDF reader's fonts (nodes/ESign/pdf/fonts.ts): how a string splits into glyphs, each glyph's advance and text
+// (ISO 32000-1 9.6–9.10). Widths are checked against the font dictionaries' own numbers and, for the standard 14
+// fonts, against Adobe's AFM metrics as pdf-lib ships them (test/support/pdfAfm.js).
+import { PdfDocument } from '../../../nodes/ESign/pdf/document';
+import { loadFont, standardFontName } from '../../../nodes/ESign/pdf/fonts';
+import type { Glyph } from '../../../nodes/ESign/pdf/fonts';
+import { PdfDict, PdfRef } from '../../../nodes/ESign/pdf/objects';
+import { afmWidth } from '../../support/pdfAfm';
+import type { RawObject } from '../../support/pdfRaw';
+import { pagesPdf } from '../../support/pdfRaw';
+
+/** Loads object 5 of a file holding the given objects as a font. */
+async function font(objects: Array<[number, RawObject]>) {
+	const doc = await PdfDocument.open(pagesPdf([{ content: '' }], { extra: objects }));
+	const dict = await doc.resolve(new PdfRef(5, 0));
+	return loadFont(doc, dict as PdfDict);
+}
+
+/** The glyphs of a string: [text, width (text space, per unit of font size), word space?]. */
+function glyphs(loaded: { decode(bytes: Uint8Array, each: (glyph: Glyph) => void): void }, data: number[] | string) {
+	const bytes = typeof data === 'string' ? Uint8Array.from(data, (c) => c.charCodeAt(0)) : Uint8Array.from(data);
+	const out: Array<[string, number, boolean]> = [];
+	loaded.decode(bytes, (glyph) => out.push([glyph.text, glyph.width, glyph.wordSpace]));
+	return out;
+}
+
+// Widths are the file's numbers times 0.001 (or the font matrix): equal to a double's last bits.
+const widths = (list: Array<[string, number, boolean]>) => list.map(([, width]) => Math.round(width * 1e9) / 1e9);
+const rounded = (list: Array<[string, number, boolean]>) => list.map(([text, width, space]) => [text, Math.round(width * 1e9) / 1e9, space]);
+const texts = (list: Array<[string, number, boolean]>) => list.map(([text]) => text).join('');
+
+describe('simple fonts', () => {
+	it('/Widths from /FirstChar, divided by 1000; word space only on code 32', async () => {
+		const loaded = await font([[5, '<< /Type /Font /Subtype /TrueType /BaseFont /Test /FirstChar 65 /LastChar 67 /Widths [600 700 800] /Encoding /WinAnsiEncoding >>']]);
+		expect(rounded(glyphs(loaded, 'ABC'))).toEqual([
+			['A', 0.6, false],
+			['B', 0.7, false],
+			['C', 0.8, false],
+		]);
+		// Codes outside /Widths take /MissingWidth (0 here: no descriptor).
+		expect(glyphs(loaded, ' D')).toEqual([
+			[' ', 0, true],
+			['D', 0, false],
+		]);
+	});
+
+	it('codes outside /Widths take the descriptor\'s /MissingWidth', async () => {
+		const loaded = await font([
+			[5, '<< /Type /Font /Subtype /Type1 /BaseFont /Test /FirstChar 65 /LastChar 65 /Widths [600] /FontDescriptor 6 0 R >>'],
+			[6, '<< /Type /FontDescriptor /FontName /Test /Flags 32 /MissingWidth 321 >>'],
+		]);
+		expect(widths(glyphs(loaded, 'AB'))).toEqual([0.6, 0.321]);
+	});
+
+	it('/Differences replace the base encoding\'s glyph names from each code on', async () => {
+		const loaded = await font([
+			[5, '<< /Type /Font /Subtype /Type1 /BaseFont /Test /FirstChar 32 /LastChar 255 /Widths [] /Encoding 6 0 R >>'],
+			[6, '<< /Type /Encoding /BaseEncoding /WinAnsiEncoding /Differences [65 /B /C 97 /fi /f_l 200 /Euro /uni0416 /u1F600] >>'],
+		]);
+		// 65 → B, 66 → C (the run goes on), 67 keeps WinAnsi's C; 97 → ﬁ, 98 → "fl" (a ligature name).
+		expect(texts(glyphs(loaded, [65, 66, 67, 68]))).toBe('BCCD');
+		expect(texts(glyphs(loaded, [97, 98, 99]))).toBe('\ufb01flc');
+		expect(texts(glyphs(loaded, [200, 201, 202]))).toBe('€Ж\u{1F600}');
+	});
+
+	it('base encodings: WinAnsi, MacRoman and Standard differ above 127', async () => {
+		const of = async (encoding: string) =>
+			texts(glyphs(await font([[5, `<< /Type /Font /Subtype /Type1 /BaseFont /Test /Encoding /${encoding} >>`]]), [0x80, 0x8a, 0xe9]));
+		expect(await of('WinAnsiEncoding')).toBe('€Šé');
+		expect(await of('MacRomanEncoding')).toBe('ÄäÈ');
+		expect(await of('StandardEncoding')).toBe('\ufffd\ufffdØ');
+	});
+
+	it('a ToUnicode map wins over the encoding', async () => {
+		const loaded = await font([
+			[5, '<< /Type /Font /Subtype /Type1 /BaseFont /Test /Encoding /WinAnsiEncoding /ToUnicode 6 0 R >>'],
+			[6, { stream: '1 beginbfchar <41> <005A> endbfchar' }],
+		]);
+		expect(texts(glyphs(loaded, 'AB'))).toBe('ZB');
+	});
+
+	it('a symbolic font without an encoding: printable ASCII codes read as themselves, others as U+FFFD', async () => {
+		const loaded = await font([
+			[5, '<< /Type /Font /Subtype /TrueType /BaseFont /Dingbats /FontDescriptor 6 0 R >>'],
+			[6, '<< /Type /FontDescriptor /FontName /Dingbats /Flags 4 >>'],
+		]);
+		expect(texts(glyphs(loaded, [65, 200, 10]))).toBe('A\ufffd\ufffd');
+	});
+
+	it.each(['constructor', 'toString', '__proto__', 'hasOwnProperty'])('an encoding named /%s (not an encoding) falls back, without failing', async (name) => {
+		const direct = await font([[5, `<< /Type /Font /Subtype /Type1 /BaseFont /Test /Encoding /${name} >>`]]);
+		expect(texts(glyphs(direct, 'Ab'))).toBe('Ab');
+		const based = await font([
+			[5, '<< /Type /Font /Subtype /Type1 /BaseFont /Test /Encoding 6 0 R >>'],
+			[6, `<< /BaseEncoding /${name} /Differences [66 /C] >>`],
+		]);
+		expect(texts(glyphs(based, 'AB'))).toBe('AC');
+	});
+
+	it('a font named like an object property is no standard font', async () => {
+		expect(standardFontName('constructor')).toBeUndefined();
+		expect(standardFontName('toString')).toBeUndefined();
+		const loaded = await font([
+			[5, '<< /Type /Font /Subtype /Type1 /BaseFont /constructor /Encoding 6 0 R /FontDescriptor 7 0 R >>'],
+			[6, '<< /Differences [65 /length] >>'],
+			[7, '<< /Type /FontDescriptor /MissingWidth 321 >>'],
+		]);
+		expect(widths(glyphs(loaded, 'A'))).toEqual([0.321]);
+	});
+});
+
+describe('standard 14 fonts without /Widths take the AFM widths', () => {
+	it.each([
+		['Helvetica', 'Helvetica', 'A W i'],
+		['Times-Roman', 'Times-Roman', 'Aa m'],
+		['Courier', 'Courier', 'Wi.'],
+		['Helvetica-Bold', 'Helvetica-Bold', 'AMa'],
+		['ArialMT (Helvetica\'s metric twin)', 'Helvetica', 'Arial'],
+		['ABCDEF+Arial-BoldMT (a subset)', 'Helvetica-Bold', 'Bold'],
+		['TimesNewRomanPS-ItalicMT', 'Times-Italic', 'Italic'],
+		['Arial,Bold', 'Helvetica-Bold', 'Comma'],
+	] as const)('%s: widths of %s', async (baseFont, metrics, sample) => {
+		const name = baseFont.split(' ')[0];
+		const loaded = await font([[5, `<< /Type /Font /Subtype /Type1 /BaseFont /${name.replace(',', '#2C')} /Encoding /WinAnsiEncoding >>`]]);
+		const expected = [...sample].map((c) => afmWidth(metrics, c === ' ' ? 'space' : c === '.' ? 'period' : c) / 1000);
+		expect(widths(glyphs(loaded, sample))).toEqual(expected);
+	});
+
+	it('width follows the glyph name after /Differences', async () => {
+		const loaded = await font([
+			[5, '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding 6 0 R >>'],
+			[6, '<< /Differences [65 /W] >>'],
+		]);
+		expect(rounded(glyphs(loaded, 'A'))).toEqual([['W', afmWidth('Helvetica', 'W') / 1000, false]]);
+	});
+});
+
+describe('Type 3 fonts', () => {
+	it('scale widths by /FontMatrix, not by 1/1000', async () => {
+		const loaded = await font([
+			[5, '<< /Type /Font /Subtype /Type3 /FontBBox [0 0 500 500] /FontMatrix [0.002 0 0 0.002 0 0] /FirstChar 65 /LastChar 66 /Widths [250 500] /Encoding << /Differences [65 /A /B] >> /CharProcs << >> >>'],
+		]);
+		expect(rounded(glyphs(loaded, 'AB'))).toEqual([
+			['A', 0.5, false],
+			['B', 1, false],
+		]);
+	});
+});
+
+describe('composite (Type 0) fonts', () => {
+	const type0 = (encoding: string, cid: string, toUnicode = ''): Array<[number, RawObject]> => [
+		[5, `<< /Type /Font /Subtype /Type0 /BaseFont /CJK /Encoding ${encoding} /DescendantFonts [6 0 R] ${toUnicode} >>`],
+		[6, `<< /Type /Font /Subtype /CIDFontType2 /BaseFont /CJK ${cid} >>`],
+	];
+
+	it('/W in both forms (a list from a CID, one width for a CID range) and /DW for the rest', async () => {
+		const loaded = await font(type0('/Identity-H', '/DW 800 /W [1 [500 600] 10 20 700]'));
+		expect(widths(glyphs(loaded, [0, 1, 0, 2, 0, 10, 0, 20, 0, 21, 0, 3]))).toEqual([0.5, 0.6, 0.7, 0.7, 0.8, 0.8]);
+	});
+
+	it('a /W of 100,000 ranges over the same 65,536 CIDs loads (the work is bounded, not the map of widths)', async () => {
+		const loaded = await font(type0('/Identity-H', `/W [${'0 65535 500 '.repeat(100_000)}]`));
+		expect(widths(glyphs(loaded, [0, 1, 0xff, 0xff]))).toEqual([0.5, 0.5]);
+	});
+
+	it('without /DW the default width is 1000', async () => {
+		const loaded = await font(type0('/Identity-H', '/W [1 [500]]'));
+		expect(widths(glyphs(loaded, [0, 1, 0, 2]))).toEqual([0.5, 1]);
+	});
+
+	it('Identity-H: two-byte codes, text from ToUnicode, no word space on 0x0020', async () => {
+		const loaded = await font([...type0('/Identity-H', '', '/ToUnicode 7 0 R'), [7, { stream: '1 begincodespacerange <0000> <FFFF> endcodespacerange 2 beginbfchar <0020> <0020> <0041> <65E5> endbfchar' }]]);
+		expect(glyphs(loaded, [0x00, 0x41, 0x00, 0x20, 0x00, 0x42])).toEqual([
+			['日', 1, false],
+			[' ', 1, false],
+			['\ufffd', 1, false],
+		]);
+	});
+
+	it('Identity-V is vertical, each glyph advancing 1 em', async () => {
+		const loaded = await font(type0('/Identity-V', '/W [1 [500]]'));
+		expect(loaded.vertical).toBe(true);
+		expect(widths(glyphs(loaded, [0, 1]))).toEqual([1]);
+	});
+
+	it('an embedded encoding CMap with one-byte codes maps codes to CIDs; word space on the one-byte code 32', async () => {
+		const cmap = '1 begincodespacerange <00> <FF> endcodespacerange 1 begincidrange <20> <7E> 1 endcidrange';
+		const loaded = await font([...type0('7 0 R', '/DW 1000 /W [1 [250] 34 [600]]'), [7, { stream: cmap }]]);
+		// Code 0x20 → CID 1 (250); code 0x41 → CID 0x41 − 0x20 + 1 = 34 (600).
+		expect(glyphs(loaded, ' A').map(([, width, space]) => [width, space])).toEqual([
+			[0.25, true],
+			[0.6, false],
+		]);
+	});
+});

@@ -1,0 +1,47 @@
+// A fixed-seed slice of the PDF reader's fuzzing (scripts/fuzz-pdf.mjs runs tens of thousands of cases): mutated
+// fixtures (test/support/pdfFuzz.js: bytes flipped, cut, moved and inserted, and content streams, CMaps, object
+// streams, xref streams and objects mutated behind a sound cross-reference) must each read to a result (lines, tags,
+// anchor texts) or end in a PdfError, never another exception. Read in this process: no wall clock here; a hang shows as jest's hang guard.
+import { PdfError, PdfText } from '../../../nodes/ESign/pdf';
+import { findAnchor } from '../../../nodes/ESign/pdf/anchors';
+import { findTags, mayHoldTag } from '../../../nodes/ESign/pdf/tags';
+import { loadFuzzBases, makeCase } from '../../support/pdfFuzz';
+
+const SEED = 7_000_000;
+const CASES = 600;
+
+describe('fuzz: mutated fixtures', () => {
+	it(`${CASES} cases from seed ${SEED} each read to a result or a PdfError, never another exception`, async () => {
+		// The 300-page fixture takes a second a read; the other fixtures hold every feature it has.
+		const bases = await loadFuzzBases({ exclude: ['contract-300-pages.pdf'] });
+		const outcomes = new Map<string, number>();
+		const crashes: string[] = [];
+		const mutations = new Set<string>();
+		for (let i = 0; i < CASES; i++) {
+			const made = makeCase(bases, SEED + i);
+			mutations.add(made.kind);
+			let outcome = 'ok';
+			try {
+				const pdf = await PdfText.open(new Uint8Array(made.bytes));
+				for (const page of pdf.pages) {
+					// What the node does with each page: its tags, and an anchor text's places.
+					const lines = await pdf.lines(page.number);
+					findTags(lines.filter(mayHoldTag), page.number, []);
+					findAnchor(lines, page.number, 'Signature:');
+				}
+			} catch (error) {
+				if (error instanceof PdfError) outcome = error.kind;
+				else {
+					outcome = 'crash';
+					crashes.push(`${made.description}\n${(error as Error).stack}`);
+				}
+			}
+			outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
+		}
+		expect(crashes).toEqual([]);
+		// The cases reach both sides: files that still read, and files refused as damaged; every kind of mutation ran.
+		expect(outcomes.get('ok') ?? 0).toBeGreaterThan(CASES / 10);
+		expect(outcomes.get('damaged') ?? 0).toBeGreaterThan(0);
+		expect([...mutations].sort()).toEqual(['bytes', 'content', 'hybrid', 'object', 'objstm', 'xrefstream']);
+	});
+});

@@ -1,0 +1,25 @@
+// Helpers for the PDF reader's content tests: runs a page's content streams through the interpreter and keeps every
+// glyph it places (copied: the interpreter refills one record).
+import type { PlacedGlyph } from '../../../nodes/ESign/pdf/content';
+import { ContentRunner, pageContent } from '../../../nodes/ESign/pdf/content';
+import { PdfDocument } from '../../../nodes/ESign/pdf/document';
+import type { Matrix } from '../../../nodes/ESign/pdf/matrix';
+import { IDENTITY } from '../../../nodes/ESign/pdf/matrix';
+import { readPages } from '../../../nodes/ESign/pdf/pages';
+
+/** The glyphs page `pageNumber` shows, in user space (or under `display`). */
+export async function placed(bytes: Uint8Array, pageNumber = 1, display: Matrix = IDENTITY): Promise<PlacedGlyph[]> {
+	const doc = await PdfDocument.open(bytes);
+	const pages = await readPages(doc, 100);
+	const page = pages[pageNumber - 1];
+	const out: PlacedGlyph[] = [];
+	const runner = new ContentRunner(doc, (glyph) => out.push({ ...glyph }));
+	await runner.runPage(await pageContent(doc, page.dict.get('Contents')), page.resources, display);
+	return out;
+}
+
+/** Rounds every number of a glyph to 1e-9 (sums of decimals differ from the expected values in the last bits). */
+export function tidy(glyphs: PlacedGlyph[]): PlacedGlyph[] {
+	const r = (n: number) => Math.round(n * 1e9) / 1e9 + 0; // + 0 turns -0 into 0
+	return glyphs.map((g) => ({ text: g.text, x: r(g.x), y: r(g.y), ax: r(g.ax), ay: r(g.ay), hx: r(g.hx), hy: r(g.hy) }));
+}
