@@ -42,12 +42,14 @@ const FORM_DRAW_COST = 1024;
 const MAX_STATE_DEPTH = 256;
 const MAX_OPERANDS = 4096;
 
-export class ContentRunner {
-	private readonly fonts = new Map<PdfObject | string, Promise<PdfFont>>();
+/** Loaded fonts by reference: one per document, so a font the pages share is read once (not once a page). */
+export type FontCache = Map<PdfObject | string, Promise<PdfFont>>;
 
+export class ContentRunner {
 	constructor(
 		private readonly doc: PdfDocument,
 		private readonly sink: (glyph: PlacedGlyph) => void,
+		private readonly fonts: FontCache = new Map(),
 	) {}
 
 	/** Runs one page's content (as `pageContent` gives it) under `display`. */

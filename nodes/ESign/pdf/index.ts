@@ -1,3 +1,4 @@
+import type { FontCache } from './content';
 import { ContentRunner, pageContent } from './content';
 import type { PdfLimits } from './document';
 import { DEFAULT_LIMITS, PdfDocument } from './document';
@@ -30,6 +31,8 @@ export interface PageSize {
 export class PdfText {
 	/** The next pages' content, decoded while this one is read (Flate runs off the main thread). */
 	private readonly ahead = new Map<number, Promise<Uint8Array>>();
+
+	private readonly fonts: FontCache = new Map();
 
 	private constructor(
 		private readonly doc: PdfDocument,
@@ -75,7 +78,7 @@ export class PdfText {
 		this.readAhead(pageNumber);
 		const data = await content;
 		const builder = new LineBuilder(keep);
-		const runner = new ContentRunner(this.doc, builder.add);
+		const runner = new ContentRunner(this.doc, builder.add, this.fonts);
 		await runner.runPage(data, page.resources, displayMatrix(page));
 		builder.flush();
 		return builder.lines;
