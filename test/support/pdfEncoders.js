@@ -12,7 +12,8 @@ const widthFor = (size) => (size >= 2048 ? 12 : size >= 1024 ? 11 : size >= 512 
  * size (which lags the encoder's by one code) plus `earlyChange`. `clearEvery` (optional) forces a clear code after
  * that many data codes, to exercise the decoder's reset; the table is also cleared before it would pass 4095.
  */
-function lzwEncode(data, earlyChange = 1, clearEvery = Infinity) {
+/** Codes written MSB first into bytes: put(code, width), then bytes() pads the last byte with zero bits. */
+function bitWriter() {
 	const out = [];
 	let buffer = 0;
 	let bits = 0;
@@ -25,6 +26,15 @@ function lzwEncode(data, earlyChange = 1, clearEvery = Infinity) {
 		}
 		buffer &= (1 << bits) - 1;
 	};
+	const bytes = () => {
+		if (bits) put(0, 8 - bits);
+		return Uint8Array.from(out);
+	};
+	return { put, bytes };
+}
+
+function lzwEncode(data, earlyChange = 1, clearEvery = Infinity) {
+	const { put, bytes } = bitWriter();
 	let dict;
 	let next;
 	let decoderSize;
@@ -63,8 +73,7 @@ function lzwEncode(data, earlyChange = 1, clearEvery = Infinity) {
 	}
 	if (w) emit(dict.get(w));
 	put(257, widthFor(decoderSize + earlyChange));
-	if (bits) put(0, 8 - bits);
-	return Uint8Array.from(out);
+	return bytes();
 }
 
 /** ASCII85 with 'z' for whole zero groups and the "~>" end marker. */
@@ -148,4 +157,4 @@ function tiffPredict(data, { columns, colors = 1 }) {
 	return out;
 }
 
-module.exports = { lzwEncode, ascii85Encode, runLengthEncode, pngPredict, tiffPredict };
+module.exports = { bitWriter, lzwEncode, ascii85Encode, runLengthEncode, pngPredict, tiffPredict };

@@ -7,6 +7,7 @@
  * its own process). Files are built on demand: some are megabytes.
  */
 const { buildPdf, pagesPdf, deflate } = require('./pdfRaw.js');
+const { bitWriter } = require('./pdfEncoders.js');
 
 const MB = 1048576;
 
@@ -29,18 +30,7 @@ function zeroBomb(size) {
  * full, then clear it: 1 + 2 + … + 3,839 bytes per table, `tables` times (~7.4 MB each).
  */
 function lzwZeroBomb(tables) {
-	const out = [];
-	let buffer = 0;
-	let bits = 0;
-	const put = (code, width) => {
-		buffer = (buffer << width) | code;
-		bits += width;
-		while (bits >= 8) {
-			out.push((buffer >>> (bits - 8)) & 0xff);
-			bits -= 8;
-		}
-		buffer &= (1 << bits) - 1;
-	};
+	const { put, bytes } = bitWriter();
 	const width = (size) => (size + 1 >= 2048 ? 12 : size + 1 >= 1024 ? 11 : size + 1 >= 512 ? 10 : 9);
 	put(256, 9);
 	for (let t = 0; t < tables; t++) {
@@ -53,8 +43,7 @@ function lzwZeroBomb(tables) {
 		put(256, width(size));
 	}
 	put(257, 9);
-	if (bits) put(0, 8 - bits);
-	return Buffer.from(out);
+	return Buffer.from(bytes());
 }
 
 const FONT = '/Font << /F1 3 0 R >>';

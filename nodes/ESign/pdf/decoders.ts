@@ -1,4 +1,4 @@
-import { hexValue, isWhite } from './lexer';
+import { hexInto, isWhite } from './chars';
 import { PdfError } from './objects';
 
 /**
@@ -38,21 +38,9 @@ class Output {
 }
 
 export function asciiHex(input: Uint8Array): Uint8Array {
+	const end = input.indexOf(62); // '>' ends the data
 	const out = new Uint8Array((input.length + 1) >> 1);
-	let n = 0;
-	let high = -1;
-	for (const c of input) {
-		if (c === 62) break;
-		const v = hexValue(c);
-		if (v < 0) continue;
-		if (high < 0) high = v;
-		else {
-			out[n++] = high * 16 + v;
-			high = -1;
-		}
-	}
-	if (high >= 0) out[n++] = high * 16;
-	return out.subarray(0, n);
+	return out.subarray(0, hexInto(input, 0, end < 0 ? input.length : end, out, 0));
 }
 
 export function ascii85(input: Uint8Array, cap: number): Uint8Array {

@@ -1,4 +1,7 @@
+import { CLASS, HEX, hexInto } from './chars';
 import { PdfError } from './objects';
+
+export { hexInto, isRegular, isWhite } from './chars';
 
 /** Token kinds of PDF syntax (ISO 32000-1, 7.2 and 7.3). */
 export const enum Tok {
@@ -15,24 +18,8 @@ export const enum Tok {
 	BraceClose,
 }
 
-// 0 regular, 1 white-space, 2 delimiter: one table lookup per byte.
-const CLASS = new Uint8Array(256);
-for (const c of [0, 9, 10, 12, 13, 32]) CLASS[c] = 1;
-for (const c of '()<>[]{}/%') CLASS[c.charCodeAt(0)] = 2;
-
-const HEX = new Int8Array(256).fill(-1);
-for (let i = 0; i < 10; i++) HEX[48 + i] = i;
-for (let i = 0; i < 6; i++) {
-	HEX[65 + i] = 10 + i;
-	HEX[97 + i] = 10 + i;
-}
-
 /** Keywords of 1 to 3 bytes by their bytes (bounded: a hostile file could use every combination). */
 const KEYWORDS = new Map<number, string>();
-
-export const isWhite = (c: number) => CLASS[c] === 1;
-export const isRegular = (c: number) => CLASS[c] === 0;
-export const hexValue = (c: number) => HEX[c];
 
 /** Reads tokens from bytes; `value` holds the last token's number, bytes (strings) or text (names, keywords). */
 export class Lexer {
@@ -260,7 +247,7 @@ export class Lexer {
 
 	private hexString(): Uint8Array {
 		const { data, end } = this;
-		let pos = this.pos;
+		const pos = this.pos;
 		let stop = pos;
 		while (stop < end && data[stop] !== 62) stop++;
 		const size = (stop - pos + 1) >> 1;
@@ -277,17 +264,7 @@ export class Lexer {
 			n = this.scratchUsed;
 		} else out = new Uint8Array(size);
 		const first = n;
-		let high = -1;
-		for (; pos < stop; pos++) {
-			const v = HEX[data[pos]];
-			if (v < 0) continue;
-			if (high < 0) high = v;
-			else {
-				out[n++] = high * 16 + v;
-				high = -1;
-			}
-		}
-		if (high >= 0) out[n++] = high * 16;
+		n = hexInto(data, pos, stop, out, n);
 		this.pos = Math.min(stop + 1, end);
 		if (this.shared) this.scratchUsed = n;
 		return out.subarray(first, n);
