@@ -72,16 +72,17 @@ describe('Ignore Repeated Deliveries (a visible parameter, on by default)', () =
 	});
 
 	test('an accepted delivery is answered by n8n once its run exists, and only the run records it', async () => {
-		const queued = await deliver(body(8), { execute: false }); // the run is created (queued), not executed yet
+		const raw = body(8); // built once: its timestamp has a one-second resolution
+		const queued = await deliver(raw, { execute: false }); // the run is created (queued), not executed yet
 		expect(queued.result).toEqual({ workflowData: [[expect.objectContaining({ json: expect.any(Object) })]] });
 		expect(queued.result.noWebhookResponse).toBeUndefined(); // the node leaves the answer to n8n
 		expect(queued.runCreated).toBe(true);
 		expect(queued.statusCode).toBe(200);
 		expect(queued.json).toEqual({ message: 'Workflow was started' });
 		expect(queued.staticDataChanged).toBe(false); // the webhook call itself records nothing
-		const ran = await deliver(body(8));
+		const ran = await deliver(raw);
 		expect(ran.run.status).toBe('success');
-		expect(storedIds(ran.staticData)).toBe(idOf(body(8))); // saved when the run ended
+		expect(storedIds(ran.staticData)).toBe(idOf(raw)); // saved when the run ended
 	});
 
 	test('a different body (even one byte) runs; a forged repeat is still 401', async () => {
@@ -124,10 +125,11 @@ describe('Ignore Repeated Deliveries (a visible parameter, on by default)', () =
 	});
 
 	test('a corrupt stored state does not fail deliveries', async () => {
-		const run = await deliver(body(9), { staticData: { 'node:eSign Trigger': { acceptedIds: 42 } } });
+		const raw = body(9);
+		const run = await deliver(raw, { staticData: { 'node:eSign Trigger': { acceptedIds: 42 } } });
 		expect(run.items).toHaveLength(1);
-		expect(storedIds(run.staticData)).toBe(idOf(body(9)));
-		const garbage = await deliver(body(9), { staticData: { 'node:eSign Trigger': { acceptedDeliveries: 'garbage' } } });
+		expect(storedIds(run.staticData)).toBe(idOf(raw));
+		const garbage = await deliver(raw, { staticData: { 'node:eSign Trigger': { acceptedDeliveries: 'garbage' } } });
 		expect(garbage.items).toHaveLength(1);
 	});
 
@@ -136,9 +138,10 @@ describe('Ignore Repeated Deliveries (a visible parameter, on by default)', () =
 		const hex = crypto.createHash('sha256').update(old).digest('hex');
 		const staticData = { 'node:eSign Trigger': { acceptedDeliveries: ['not a hash', hex] } };
 		expect((await deliver(old, { staticData })).items).toHaveLength(0); // still known as accepted
-		const next = await deliver(body(11), { staticData });
+		const raw = body(11);
+		const next = await deliver(raw, { staticData });
 		expect(next.items).toHaveLength(1);
-		expect((next.staticData as Stored)['node:eSign Trigger']).toEqual({ acceptedIds: idOf(old) + idOf(body(11)) });
+		expect((next.staticData as Stored)['node:eSign Trigger']).toEqual({ acceptedIds: idOf(old) + idOf(raw) });
 	});
 });
 
