@@ -152,6 +152,9 @@ async function redeliverUntilAccepted(url, deliveries) {
 /** The answer the trigger gives when it starts a run; any other answer starts none. */
 const STARTED = /Workflow was started/;
 const starts = (d) => d.starts ?? (STARTED.test(d.answer ?? '') ? 1 : 0);
+/** The 503s the trigger itself gives (docs/triggers.md): nothing was checked or run, send it again. */
+const TRIGGER_503 = /"code":"(credential_unavailable|delivery_in_progress)"/;
+const codeOf = (answer) => /"code":"([a-z_]+)"/.exec(answer ?? '')?.[1] ?? '';
 const statusCounts = (list) => Object.entries(list.reduce((acc, s) => ({ ...acc, [s]: (acc[s] ?? 0) + 1 }), {})).map(([s, n]) => `${n}×${s}`).join(', ');
 /**
  * The short id the trigger remembers a delivery by, computed here on its own: base64url of SHA-256's first 12 bytes
@@ -283,12 +286,20 @@ async function queueMode(tarball, sb) {
 	});
 	if (!restarted) return undefined;
 	let rate;
-	await check(`recommended settings: ${EVENTS} distinct signed deliveries at once → ${EVENTS} answered 200, exactly ${EVENTS} executions (one per document, each with its PDF), on workers`, async () => {
+	await check(`recommended settings: ${EVENTS} distinct signed deliveries at once → none failed by n8n (every non-200 is the trigger's 503 with Retry-After, accepted when sent again), exactly ${EVENTS} executions (one per document, each with its PDF), on workers`, async () => {
 		const ids = await seedCompleted(sb, EVENTS, 'Queue contract');
 		const startedAt = Date.now();
 		const deliveries = await deliverAll(sb, hookUrl, ids);
-		const notOk = deliveries.filter((d) => d.status !== 200);
-		assert(!notOk.length, `${notOk.length} deliveries not answered 200: ${statusCounts(notOk.map((d) => d.status ?? d.error))}`);
+		// With these settings n8n itself fails none (no 500: every execution is created and queued). On a machine
+		// busy with other work a credential read can still time out: the trigger then answers 503 with Retry-After
+		// (its documented "send it again"), which a site does; those are counted, and must then run once like the rest.
+		const first = deliveries.map((d) => (d.status === 503 ? `503 ${codeOf(d.answer)}` : String(d.status ?? 'no answer')));
+		const notRetryable = deliveries.filter((d) => d.status !== 200 && !(d.status === 503 && d.retryAfter && TRIGGER_503.test(d.answer ?? '')));
+		assert(!notRetryable.length, `${notRetryable.length} deliveries answered neither 200 nor the trigger's 503 with Retry-After: ${statusCounts(notRetryable.map((d) => d.status ?? d.error))}, e.g. ${notRetryable[0]?.answer?.slice(0, 160)}`);
+		const notAccepted = await redeliverUntilAccepted(hookUrl, deliveries);
+		assert(!notAccepted.length, `${notAccepted.length} deliveries still not answered 200 after ${REDELIVERIES} redeliveries: ${statusCounts(notAccepted.map((d) => d.status ?? d.error))}`);
+		const startedTwice = deliveries.filter((d) => starts(d) !== 1);
+		assert(!startedTwice.length, `${startedTwice.length} deliveries started ${statusCounts(startedTwice.map(starts))} runs, not one`);
 		const { byDoc } = await executionsForDocs(n8n, TRIGGER_WORKFLOW_ID, ids);
 		const all = [...byDoc.values()].flat();
 		assert(all.length === EVENTS && byDoc.size === EVENTS, `${all.length} executions for ${byDoc.size} of ${EVENTS} documents`);
@@ -303,7 +314,8 @@ async function queueMode(tarball, sb) {
 		const stored = storedIds(TRIGGER_WORKFLOW_ID);
 		rate.stored = deliveries.filter((d) => stored.has(shortId(d.body))).length;
 		rate.bodies = deliveries.map((d) => d.body);
-		return `${EVENTS} × 200; ${EVENTS} executions for ${byDoc.size} documents, each with its PDF; worker 1 ran ${perWorker[0]}, worker 2 ran ${perWorker[1]}; ${rate.perSecond.toFixed(1)} executions/s; ${fmtTimes(rate.times)}; ${rate.stored} of ${EVENTS} ids in the stored static data`;
+		const again = deliveries.filter((d) => (d.attempts ?? 1) > 1).length;
+		return `first answers ${statusCounts(first)}${again ? ` (${again} sent again after Retry-After: all accepted)` : ''}; ${EVENTS} executions for ${byDoc.size} documents, each with its PDF; worker 1 ran ${perWorker[0]}, worker 2 ran ${perWorker[1]}; ${rate.perSecond.toFixed(1)} executions/s; ${fmtTimes(rate.times)}; ${rate.stored} of ${EVENTS} ids in the stored static data`;
 	});
 
 	// ---- 3. A 200 is a promise (issue 31): with the database, then Redis, refusing for a moment, the delivery is
