@@ -2,7 +2,7 @@
 // `npm run test:queue`: the package in n8n 2.41.1 queue mode (one main, two workers, one webhook processor, a
 // throwaway PostgreSQL and Redis from Debian's packages): the examples on workers, then 200 signed deliveries at
 // once with n8n's defaults (only 5xx may fail, never a 401; redelivered until accepted) and again with the settings
-// docs/queue-mode.md recommends (all 200 at once), forgeries, repeats across processes, and throughput against
+// docs/queue-mode.md recommends (none failed by n8n, one run each), forgeries, repeats across processes, and throughput against
 // single mode. Each step counts only its own executions: by the documents it delivered, from n8n's own records.
 // Env: QUEUE_EVENTS=200 (distinct deliveries), QUEUE_KEEP=1 (keep the temporary folder and logs),
 //      QUEUE_N8N_ENV='{"N8N_…":"…"}' (more n8n settings for every n8n process, e.g. to measure one).
