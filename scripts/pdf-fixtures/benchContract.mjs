@@ -2,6 +2,8 @@
 // starts a new page), each page with 1–2 tags. Deterministic: the text comes from a fixed sentence bank and a seeded
 // generator. Returns the document and the tags it holds, with their page numbers.
 
+import { mulberry32 } from '../../test/support/prng.js';
+
 const SENTENCES = [
 	'The Supplier shall perform the services with the care and skill of a diligent professional.',
 	'The Customer shall provide the information and access the Supplier reasonably requires.',
@@ -23,22 +25,10 @@ const SENTENCES = [
 
 const TOPICS = ['Scope', 'Cooperation', 'Changes', 'Payment', 'Liability', 'Data protection', 'Subcontracting', 'Notices'];
 
-/** A small seeded generator (mulberry32), so every run writes the same text. */
-function random(seed) {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
-
 const esc = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 export function benchContract(pages = 300) {
-	const next = random(20260101);
+	const next = mulberry32(20260101); // seeded: every run writes the same text
 	const tags = [];
 	const body = [];
 	for (let page = 1; page <= pages; page++) {

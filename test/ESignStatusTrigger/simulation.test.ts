@@ -5,21 +5,10 @@
 // With signer events, documents of 2–3 signers (signing in signing order) are added, and every signer's
 // view, signature and decline is checked the same way.
 import type { Json, PollRun } from '../support';
+import { mulberry32 } from '../support/prng';
 import { api, clearLog, control, credentialsFor, harness, makeDraft, requestLog, strictProfile, useSandbox } from '../support';
 
 const sb = useSandbox();
-
-/** mulberry32: a small seeded PRNG, so a failing run can be replayed from its seed. */
-function prng(seed: number): () => number {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
 
 const OPEN = ['draft', 'sent', 'viewed'];
 
@@ -181,7 +170,7 @@ async function simulate(
 	seed: number,
 	{ polls, allowSwaps, rescanEvery, signers = false }: { polls: number; allowSwaps: boolean; rescanEvery: number; signers?: boolean },
 ) {
-	const random = prng(seed);
+	const random = mulberry32(seed); // replayable from its seed
 	const signerEvents = signers ? ['signer.viewed', 'signer.signed', 'signer.declined'] : [];
 	const parameters = { events: ['*', 'document.created', ...signerEvents], options: { rescanEvery } };
 	await control(sb, 'POST', '/__sandbox/seed/documents', { status: 'draft', count: 5 });

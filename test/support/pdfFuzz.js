@@ -15,19 +15,13 @@ const path = require('node:path');
 const zlib = require('node:zlib');
 const { PDFDocument, PDFName, PDFRawStream } = require('pdf-lib');
 const { buildPdf } = require('./pdfRaw.js');
+const { mulberry32 } = require('./prng.js');
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'pdf');
 
-/** mulberry32: a small seeded PRNG. */
+/** The fuzzer's draws, from one seeded mulberry32 stream. */
 function rng(seed) {
-	let a = seed >>> 0;
-	const next = () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
+	const next = mulberry32(seed);
 	const int = (n) => Math.floor(next() * n);
 	return {
 		next,

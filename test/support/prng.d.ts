@@ -1,0 +1,2 @@
+// Types for test/support/prng.js.
+export function mulberry32(seed: number): () => number;
