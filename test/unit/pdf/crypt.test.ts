@@ -2,11 +2,12 @@
 // (test/fixtures/pdf/crypt, made by scripts/pdf-fixtures/makeCrypt.mjs from one plain file whose text is known) read
 // as the plain file; a file that needs a password, or is encrypted for certificates, is refused as "encrypted".
 import { PdfDocument } from '../../../nodes/ESign/pdf/document';
-import { PdfDict, PdfError } from '../../../nodes/ESign/pdf/objects';
+import { PdfDict } from '../../../nodes/ESign/pdf/objects';
 import { PdfText } from '../../../nodes/ESign/pdf';
 import { emptyPasswordEntries, rc4Object } from '../../support/pdfCrypt';
 import { readPdfFixture } from '../../support/pdfjs';
 import { pagesPdf } from '../../support/pdfRaw';
+import { pdfError } from './run';
 
 // What makeCrypt.mjs wrote before encrypting.
 const PLAIN_LINES = ['Secret text {{signature:1}}', 'Second line'];
@@ -14,15 +15,6 @@ const PLAIN_TITLE = 'Encrypted title';
 
 const fixture = (name: string) => new Uint8Array(readPdfFixture(`crypt/${name}`).bytes as Buffer);
 const latin = (bytes: Uint8Array) => String.fromCharCode(...bytes);
-
-async function refusal(promise: Promise<unknown>): Promise<PdfError> {
-	const error = await promise.then(
-		() => undefined,
-		(caught: unknown) => caught,
-	);
-	expect(error).toBeInstanceOf(PdfError);
-	return error as PdfError;
-}
 
 describe('files that open with the empty user password', () => {
 	it.each([
@@ -47,7 +39,7 @@ describe('files that open with the empty user password', () => {
 
 describe('files the reader refuses', () => {
 	it.each(['rc4-128-userpw.pdf', 'aes-256-userpw.pdf'])('%s needs a user password: "encrypted"', async (name) => {
-		const error = await refusal(PdfText.open(fixture(name)));
+		const error = await pdfError(PdfText.open(fixture(name)));
 		expect(error.kind).toBe('encrypted');
 		expect(error.message).toMatch(/password/);
 	});
@@ -57,7 +49,7 @@ describe('files the reader refuses', () => {
 			extra: [[60, '<< /Filter /Adobe.PubSec /SubFilter /adbe.pkcs7.s5 /V 4 /R 4 /Length 128 /Recipients [<308201>] >>']],
 			build: { trailer: '/Encrypt 60 0 R /ID [<0011> <0011>]' },
 		});
-		const error = await refusal(PdfText.open(bytes));
+		const error = await pdfError(PdfText.open(bytes));
 		expect(error.kind).toBe('encrypted');
 		expect(error.message).toMatch(/certificate/);
 	});
@@ -67,7 +59,7 @@ describe('files the reader refuses', () => {
 		const text = bytes.toString('latin1');
 		const at = text.indexOf('/U <') + 4;
 		bytes[at] = bytes[at] === 0x30 ? 0x31 : 0x30;
-		expect((await refusal(PdfText.open(new Uint8Array(bytes)))).kind).toBe('encrypted');
+		expect((await pdfError(PdfText.open(new Uint8Array(bytes)))).kind).toBe('encrypted');
 	});
 });
 
@@ -98,7 +90,7 @@ describe('standard security entries written by the tests (algorithms 2, 4 and 5 
 		['AESV3', 16],
 	])('an %s crypt filter with a %d-byte key (not an AES key size) is refused as "damaged", not a crash', async (cfm, keyBytes) => {
 		const cf = `/CF << /StdCF << /CFM /${cfm} >> >> /StmF /StdCF /StrF /StdCF`;
-		const error = await refusal(PdfText.open(encrypted(4, keyBytes, cf, new Uint8Array(48).fill(1))));
+		const error = await pdfError(PdfText.open(encrypted(4, keyBytes, cf, new Uint8Array(48).fill(1))));
 		expect(error.kind).toBe('damaged');
 	});
 });

@@ -2,12 +2,13 @@
 // an independent encoder (Node's zlib, test/support/pdfEncoders.js) or by hand from the standard, and the cap that
 // stops a decompression bomb.
 import { decodeFilters, inflate } from '../../../nodes/ESign/pdf/filters';
-import { PdfDict, PdfError, PdfName } from '../../../nodes/ESign/pdf/objects';
+import { PdfDict, PdfName } from '../../../nodes/ESign/pdf/objects';
 import type { PdfObject } from '../../../nodes/ESign/pdf/objects';
 import { ascii85Encode, lzwEncode, pngPredict, runLengthEncode, tiffPredict } from '../../support/pdfEncoders';
 import { CASES } from '../../support/pdfHostile';
 import { readBounded } from '../../support/pdfReader';
 import { deflate, deflateRaw } from '../../support/pdfRaw';
+import { pdfError } from './run';
 
 const MB = 1048576;
 const bytes = (text: string) => Uint8Array.from(text, (c) => c.charCodeAt(0));
@@ -41,15 +42,6 @@ function expectBytes(actual: Uint8Array, expected: Uint8Array) {
 }
 
 const decode = (data: Uint8Array, filter: PdfObject, parms?: PdfObject, cap = 32 * MB) => decodeFilters(data, filter, parms, cap);
-
-async function rejection(promise: Promise<unknown>): Promise<PdfError> {
-	const error = await promise.then(
-		() => undefined,
-		(caught: unknown) => caught,
-	);
-	expect(error).toBeInstanceOf(PdfError);
-	return error as PdfError;
-}
 
 describe('FlateDecode', () => {
 	it('round-trips data deflated by zlib', async () => {
@@ -88,7 +80,7 @@ describe('FlateDecode', () => {
 	it('stops at the cap with a PdfError "limit" (a decompression bomb)', async () => {
 		const bomb = new Uint8Array(deflate(new Uint8Array(5 * MB), { level: 9 }));
 		expect(bomb.length).toBeLessThan(10_000);
-		const error = await rejection(decode(bomb, name('FlateDecode'), undefined, MB));
+		const error = await pdfError(decode(bomb, name('FlateDecode'), undefined, MB));
 		expect(error.kind).toBe('limit');
 		// Exactly at the cap is allowed.
 		expect((await decode(new Uint8Array(deflate(new Uint8Array(MB))), name('FlateDecode'), undefined, MB)).length).toBe(MB);
@@ -113,7 +105,7 @@ describe('LZWDecode', () => {
 	});
 
 	it('stops at the cap with a PdfError "limit"', async () => {
-		const error = await rejection(decode(lzwEncode(new Uint8Array(300_000)), name('LZWDecode'), undefined, 100_000));
+		const error = await pdfError(decode(lzwEncode(new Uint8Array(300_000)), name('LZWDecode'), undefined, 100_000));
 		expect(error.kind).toBe('limit');
 	});
 });
@@ -145,7 +137,7 @@ describe('ASCII85Decode', () => {
 	});
 
 	it('stops at the cap with a PdfError "limit"', async () => {
-		const error = await rejection(decode(bytes(`${'z'.repeat(100_000)}~>`), name('ASCII85Decode'), undefined, 1000));
+		const error = await pdfError(decode(bytes(`${'z'.repeat(100_000)}~>`), name('ASCII85Decode'), undefined, 1000));
 		expect(error.kind).toBe('limit');
 	});
 });
@@ -164,7 +156,7 @@ describe('RunLengthDecode', () => {
 
 	it('stops at the cap with a PdfError "limit"', async () => {
 		const repeats = new Uint8Array(20_000).fill(129); // 129: repeat the next byte 128 times
-		const error = await rejection(decode(repeats, name('RunLengthDecode'), undefined, 100_000));
+		const error = await pdfError(decode(repeats, name('RunLengthDecode'), undefined, 100_000));
 		expect(error.kind).toBe('limit');
 	});
 });
@@ -234,14 +226,14 @@ describe('filter chains and names', () => {
 	});
 
 	it('refuses image filters as "unsupported" and a filter that is not a name as "damaged"', async () => {
-		expect((await rejection(decode(bytes('x'), name('DCTDecode')))).kind).toBe('unsupported');
-		expect((await rejection(decode(bytes('x'), name('JBIG2Decode')))).kind).toBe('unsupported');
-		expect((await rejection(decode(bytes('x'), 42))).kind).toBe('damaged');
+		expect((await pdfError(decode(bytes('x'), name('DCTDecode')))).kind).toBe('unsupported');
+		expect((await pdfError(decode(bytes('x'), name('JBIG2Decode')))).kind).toBe('unsupported');
+		expect((await pdfError(decode(bytes('x'), 42))).kind).toBe('damaged');
 	});
 
 	it('holds the cap at every step of a chain (a bomb under a harmless outer filter)', async () => {
 		const bomb = Buffer.from(deflate(new Uint8Array(4 * MB))).toString('hex') + '>';
-		const error = await rejection(decode(bytes(bomb), [name('AHx'), name('Fl')], undefined, MB));
+		const error = await pdfError(decode(bytes(bomb), [name('AHx'), name('Fl')], undefined, MB));
 		expect(error.kind).toBe('limit');
 	});
 });

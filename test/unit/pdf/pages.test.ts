@@ -3,11 +3,11 @@
 // trees that loop or nest without end.
 import { PdfText } from '../../../nodes/ESign/pdf';
 import { PdfDocument } from '../../../nodes/ESign/pdf/document';
-import { PdfError } from '../../../nodes/ESign/pdf/objects';
 import { displayMatrix, readPages } from '../../../nodes/ESign/pdf/pages';
 import type { PdfPage } from '../../../nodes/ESign/pdf/pages';
 import type { RawObject } from '../../support/pdfRaw';
 import { buildPdf, pagesPdf } from '../../support/pdfRaw';
+import { pdfError } from './run';
 
 const CATALOG: [number, RawObject] = [1, '<< /Type /Catalog /Pages 2 0 R >>'];
 
@@ -21,15 +21,6 @@ const geometry = (page: PdfPage) => ({ view: page.view, rotate: page.rotate, wid
 function display(page: PdfPage, x: number, y: number): [number, number] {
 	const [a, b, c, d, e, f] = displayMatrix(page);
 	return [a * x + c * y + e + 0, b * x + d * y + f + 0];
-}
-
-async function refusal(promise: Promise<unknown>): Promise<PdfError> {
-	const error = await promise.then(
-		() => undefined,
-		(caught: unknown) => caught,
-	);
-	expect(error).toBeInstanceOf(PdfError);
-	return error as PdfError;
 }
 
 describe('inheritance', () => {
@@ -213,7 +204,7 @@ describe('page trees that loop, nest or claim too much', () => {
 		const objects: Array<[number, RawObject]> = [];
 		for (let k = 0; k < 70; k++) objects.push([2 + k, `<< /Type /Pages /Kids [${3 + k} 0 R] >>`]);
 		objects.push([72, '<< /Type /Page >>']);
-		const error = await refusal(pagesOf(objects));
+		const error = await pdfError(pagesOf(objects));
 		expect(error.kind).toBe('damaged');
 	});
 
@@ -222,12 +213,12 @@ describe('page trees that loop, nest or claim too much', () => {
 		const objects: Array<[number, RawObject]> = [[2, `<< /Type /Pages /Kids [${kids}] >>`]];
 		for (let k = 0; k < 30; k++) objects.push([10 + k, '<< /Type /Page >>']);
 		expect(await pagesOf(objects, 30)).toHaveLength(30);
-		expect((await refusal(pagesOf(objects, 29))).kind).toBe('limit');
+		expect((await pdfError(pagesOf(objects, 29))).kind).toBe('limit');
 	});
 
 	it('a file without a catalog is damaged', async () => {
 		const bytes = buildPdf([[1, '(not a catalog)']]).bytes;
-		const error = await refusal(PdfText.open(bytes));
+		const error = await pdfError(PdfText.open(bytes));
 		expect(error.kind).toBe('damaged');
 	});
 });

@@ -1,8 +1,9 @@
-// Helpers for the PDF reader's content tests: runs a page's content streams through the interpreter and keeps every
-// glyph it places (copied: the interpreter refills one record).
+// Helpers for the PDF reader's tests: runs a page's content streams through the interpreter and keeps every glyph it
+// places (copied: the interpreter refills one record); the PdfError a read is refused with.
 import type { PlacedGlyph } from '../../../nodes/ESign/pdf/content';
 import { ContentRunner, pageContent } from '../../../nodes/ESign/pdf/content';
 import { PdfDocument } from '../../../nodes/ESign/pdf/document';
+import { PdfError } from '../../../nodes/ESign/pdf/objects';
 import type { Matrix } from '../../../nodes/ESign/pdf/matrix';
 import { IDENTITY } from '../../../nodes/ESign/pdf/matrix';
 import { readPages } from '../../../nodes/ESign/pdf/pages';
@@ -22,4 +23,14 @@ export async function placed(bytes: Uint8Array, pageNumber = 1, display: Matrix 
 export function tidy(glyphs: PlacedGlyph[]): PlacedGlyph[] {
 	const r = (n: number) => Math.round(n * 1e9) / 1e9 + 0; // + 0 turns -0 into 0
 	return glyphs.map((g) => ({ text: g.text, x: r(g.x), y: r(g.y), ax: r(g.ax), ay: r(g.ay), hx: r(g.hx), hy: r(g.hy) }));
+}
+
+/** The PdfError a promise is rejected with (fails the test when it resolves, or rejects with anything else). */
+export async function pdfError(promise: Promise<unknown>): Promise<PdfError> {
+	const error = await promise.then(
+		() => undefined,
+		(caught: unknown) => caught,
+	);
+	expect(error).toBeInstanceOf(PdfError);
+	return error as PdfError;
 }
