@@ -286,11 +286,19 @@ const procStatus = (key) => {
 	return m ? Number(m[1]) * 1024 : NaN;
 };
 
+/** A subject's read, its code loaded first (loading is not part of what a child measures). */
+async function subjectRead(subject) {
+	if (subject === 'ours') {
+		loadOurs();
+		return readOurs;
+	}
+	await loadPdfjs();
+	return readPdfjs;
+}
+
 /** In a child: the live heap at page boundaries (forced GCs), for a first and a second read. */
 async function childLive(opts, bytes) {
-	const read = opts.subject === 'ours' ? readOurs : readPdfjs;
-	if (opts.subject === 'ours') loadOurs();
-	else await loadPdfjs();
+	const read = await subjectRead(opts.subject);
 	const reads = [];
 	for (const which of ['first', 'second']) {
 		gc();
@@ -317,9 +325,7 @@ async function childLive(opts, bytes) {
  * from its own baseline after a forced GC). Also what each read allocates on the JS heap, garbage included.
  */
 async function childRss(opts, bytes) {
-	const read = opts.subject === 'ours' ? readOurs : readPdfjs;
-	if (opts.subject === 'ours') loadOurs();
-	else await loadPdfjs();
+	const read = await subjectRead(opts.subject);
 	const reads = [];
 	for (const which of ['first', 'second']) {
 		gc();
@@ -415,7 +421,7 @@ async function memory(opts, size) {
  */
 async function childProfile(opts, bytes) {
 	const { Session } = await import('node:inspector/promises');
-	const read = opts.subject === 'ours' ? readOurs : readPdfjs;
+	const read = await subjectRead(opts.subject);
 	await read(bytes);
 	const session = new Session();
 	session.connect();
