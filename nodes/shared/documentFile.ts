@@ -26,26 +26,13 @@ export async function downloadDocument(
 	fileName?: string,
 ): Promise<DownloadedDocument> {
 	const answer = await eSignApiGetStream.call(this, `/documents/${documentId}/file`, requestOptions);
-	const notJson = (problem: string) =>
-		new NodeOperationError(this.getNode(), `The site's answer for the file of document ${documentId} is not the eSign API's JSON (${problem})`, {
-			itemIndex: requestOptions.itemIndex,
-			description: 'A plugin, cache or proxy may have changed or cut off the answer. Open the site\'s error log, or try again.',
-		});
-
 	// Decoded as it arrives and handed to n8n piece by piece: in filesystem mode (n8n's default) the file
 	// goes to disk as it comes and is never in memory whole. Its name and type are in the answer, often
 	// after the content, so they are set on the stored file's entry afterwards.
 	const reader = new FileAnswerReader();
-	const decoded = reader.content(answer.chunks);
-	const binary = await storeFile.call(this, decoded);
+	const binary = await storeFile.call(this, reader.content(answer.chunks));
+	checkFileAnswer.call(this, reader, documentId, requestOptions.itemIndex);
 	const { meta } = reader;
-	if (reader.problem) throw notJson(reader.problem);
-	if (!reader.hasContent) {
-		throw new NodeOperationError(this.getNode(), `The site returned no file content for document ${documentId}`, {
-			itemIndex: requestOptions.itemIndex,
-		});
-	}
-	if (meta.encoding !== undefined && String(meta.encoding).toLowerCase() !== 'base64') throw notJson(`the encoding is ${String(meta.encoding)}, not base64`);
 	const detected = detectFileType(reader.file.ends);
 	const name = fileName?.trim() || (typeof meta.filename === 'string' && meta.filename.trim()) || `document-${documentId}.${detected?.extension ?? 'bin'}`;
 	const mimeType = (typeof meta.type === 'string' && meta.type.trim()) || detected?.mimeType || 'application/octet-stream';
@@ -67,14 +54,22 @@ export async function readDocumentBytes(
 	const answer = await eSignApiGetStream.call(this, `/documents/${documentId}/file`, requestOptions);
 	const reader = new FileAnswerReader();
 	const bytes = await collect(reader.content(answer.chunks));
-	if (reader.problem || !reader.hasContent) {
-		throw new NodeOperationError(this.getNode(), `The site's answer for the file of document ${documentId} is not the eSign API's JSON (${reader.problem ?? 'no file content'})`, {
-			itemIndex: requestOptions.itemIndex,
-			description: 'A plugin, cache or proxy may have changed or cut off the answer. Open the site\'s error log, or try again.',
-		});
-	}
+	checkFileAnswer.call(this, reader, documentId, requestOptions.itemIndex);
 	const name = typeof reader.meta.filename === 'string' && reader.meta.filename.trim() ? reader.meta.filename.trim() : `document-${documentId}`;
 	return { bytes, fileName: name.split(/[\\/]/).pop() || name };
+}
+
+/** What both reads refuse in a file answer once its content is consumed: a broken answer, no content, not base64. */
+function checkFileAnswer(this: IExecuteFunctions | IWebhookFunctions | IPollFunctions, reader: FileAnswerReader, documentId: string, itemIndex?: number): void {
+	const notJson = (problem: string) =>
+		new NodeOperationError(this.getNode(), `The site's answer for the file of document ${documentId} is not the eSign API's JSON (${problem})`, {
+			itemIndex,
+			description: 'A plugin, cache or proxy may have changed or cut off the answer. Open the site\'s error log, or try again.',
+		});
+	if (reader.problem) throw notJson(reader.problem);
+	if (!reader.hasContent) throw new NodeOperationError(this.getNode(), `The site returned no file content for document ${documentId}`, { itemIndex });
+	const { encoding } = reader.meta;
+	if (encoding !== undefined && String(encoding).toLowerCase() !== 'base64') throw notJson(`the encoding is ${String(encoding)}, not base64`);
 }
 
 /**

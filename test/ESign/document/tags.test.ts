@@ -1,7 +1,7 @@
 // Fields placed where the PDF says (issue 37): Create and Send and Replace All with text tags, field rows placed by
 // anchor texts, and every refusal made before any request, through the engine against the sandbox. Where fields land
 // is checked against pdf.js's reading of the same file (test/support/pdfjs), not against the node's own reader.
-import { api, clearLog, control, credentialsFor, esign, harness, makeDraft, requestLines, rl, sample, strictProfile, useSandbox } from '../../support';
+import { api, clearLog, control, credentialsFor, esign, harness, hostile, makeDraft, requestLines, rl, sample, strictProfile, useSandbox } from '../../support';
 import type { Json } from '../../support';
 import { SPEC_FIELD_SIZES } from '../../support/fieldSizes';
 import { readPdfFixture, readPdfWithPdfjs } from '../../support/pdfjs';
@@ -250,6 +250,24 @@ describe('Field → Replace All from text tags', () => {
 		const res = await esign(sb, replaceAll(String(doc.id)));
 		expect(res.error.message).toMatch(/^3 text tags in the file of document \d+ \(website-contract\.pdf\) cannot be used: Tag \{\{signature:2____\}\} on page 2: it names signer 2, but document \d+ has 1 signer \(1 = carla@example\.org\)$/);
 		expect(await requestLines(sb)).toEqual([`GET /documents/${doc.id}/file`, `GET /documents/${doc.id}/signers`]);
+	});
+
+	test('a broken answer for the draft’s file is refused as Download refuses it, before any write', async () => {
+		const doc = await makeDraft(sb, { file: { data: contract, name: 'website-contract.pdf' }, signers: [{ name: 'Carla Client', email: 'carla@example.org' }], fields: false });
+		const whole = (await api(sb, 'GET', `/documents/${doc.id}/file`)).body as Json;
+		const answer = (body: string) => ({ path: `/documents/${doc.id}/file`, raw: { status: 200, headers: { 'Content-Type': 'application/json; charset=UTF-8' }, body } });
+		const cases: Array<[string, string]> = [
+			[JSON.stringify(whole).slice(0, 2000), `The site's answer for the file of document ${doc.id} is not the eSign API's JSON (it ends before the JSON object does (cut off))`],
+			[JSON.stringify({ ...whole, content: undefined }), `The site returned no file content for document ${doc.id}`],
+			[JSON.stringify({ ...whole, encoding: 'hex' }), `The site's answer for the file of document ${doc.id} is not the eSign API's JSON (the encoding is hex, not base64)`],
+		];
+		for (const [body, message] of cases) {
+			await hostile(sb, answer(body));
+			await clearLog(sb);
+			const res = await esign(sb, replaceAll(String(doc.id)));
+			expect(res.error?.message).toBe(message);
+			expect(await requestLines(sb)).toEqual([`GET /documents/${doc.id}/file`]);
+		}
 	});
 
 	test('the draft’s file is read once for all items combined for the same document', async () => {
