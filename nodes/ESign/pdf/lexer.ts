@@ -63,8 +63,13 @@ export class Lexer {
 	}
 
 	next(): Tok {
-		this.skipWhite();
 		const { data, end } = this;
+		this.skipWhite();
+		// A stray ")" is skipped like white space, in a loop: a file of them must not grow the stack.
+		while (this.pos < end && data[this.pos] === 41) {
+			this.pos++;
+			this.skipWhite();
+		}
 		if (this.pos >= end) return Tok.EOF;
 		const c = data[this.pos];
 		switch (c) {
@@ -95,9 +100,6 @@ export class Lexer {
 			case 125:
 				this.pos++;
 				return Tok.BraceClose;
-			case 41 /* ) stray */:
-				this.pos++;
-				return this.next();
 			case 47 /* / */:
 				this.pos++;
 				this.value = this.name();

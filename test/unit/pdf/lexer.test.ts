@@ -252,6 +252,10 @@ describe('comments, delimiters and keywords', () => {
 		expect(tokens(') 5')).toEqual([[Tok.Number, 5]]);
 	});
 
+	it('skips a million stray closing parentheses without growing the stack', () => {
+		expect(tokens(')'.repeat(1_000_000) + ' ) )5')).toEqual([[Tok.Number, 5]]);
+	});
+
 	it('reads keywords, and cuts a run of regular bytes at 64 characters', () => {
 		expect(tokens("true false null R obj T* '")).toEqual(
 			['true', 'false', 'null', 'R', 'obj', 'T*', "'"].map((word) => [Tok.Keyword, word]),
