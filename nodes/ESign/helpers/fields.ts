@@ -6,7 +6,7 @@ import type { AnchorMatch } from '../pdf/anchors';
 import { normaliseAnchor } from '../pdf/anchors';
 import { DEFAULT_PAGE_HEIGHT, FIELD_DEFAULT_SIZES, FIELD_TYPES, PAGE_HEIGHTS } from './fieldSizes';
 import type { AnchorPosition, Placed } from './placement';
-import { ANCHOR_POSITIONS, besideAnchor, chosenMatches, fit } from './placement';
+import { ANCHOR_POSITIONS, besideAnchor, chosenMatches, fit, round } from './placement';
 import { checkPositiveNumber } from './validation';
 
 export { FIELD_TYPES };
@@ -131,11 +131,11 @@ function places(row: IDataObject, size: { width: number; height: number }, coord
 		const pageHeight = coordinates.pages?.[page - 1]?.height ?? coordinates.pageHeight;
 		y = pageHeight - y - size.height;
 		if (y < 0) {
-			problems.push(`y ${position.position_y} + height ${size.height} is above the top of a ${Math.round(pageHeight * 100) / 100} pt page`);
+			problems.push(`y ${position.position_y} + height ${size.height} is above the top of a ${round(pageHeight)} pt page`);
 			return [];
 		}
 	}
-	return [{ page, x: position.position_x, y: Math.round(y * 100) / 100 }];
+	return [{ page, x: position.position_x, y: round(y) }];
 }
 
 /**
@@ -204,10 +204,11 @@ export function buildFields(
 			return;
 		}
 
+		// Tags and anchors must fit; coordinates only must not be wholly off (saved workflows sent such fields).
+		const strict = row._topLeft === true || isAnchorRow(row);
 		for (const place of placed) {
 			if (coordinates.pages) {
 				const { problem, wholly } = fit(coordinates.pages, place.page, place.x, place.y, size.width, size.height);
-				const strict = row._topLeft === true || isAnchorRow(row);
 				if (problem && (wholly || strict)) {
 					errors.push(`${label}: ${problem}`);
 					continue;

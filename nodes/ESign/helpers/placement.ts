@@ -15,7 +15,8 @@ export interface Placed {
 	y: number;
 }
 
-const round = (n: number) => Math.round(n * 100) / 100;
+/** Points to 1/100 pt: what fields are sent and messages say. */
+export const round = (n: number) => Math.round(n * 100) / 100;
 
 /**
  * A field of `width` × `height` beside the anchor's box: after it (on its line: left edge at the text's end,
