@@ -76,7 +76,7 @@ export class ContentRunner {
 		return this.font(entry);
 	}
 
-	private font(entry: PdfObject): Promise<PdfFont> | undefined {
+	private font(entry: PdfObject): Promise<PdfFont> {
 		const key = entry instanceof PdfRef ? entry.key : entry;
 		let pending = this.fonts.get(key);
 		if (!pending) {
@@ -248,7 +248,7 @@ export class ContentRunner {
 		const state = await this.doc.dict(states, name.name);
 		const font = await this.doc.get(state, 'Font');
 		if (Array.isArray(font) && font.length >= 2) {
-			gs.font = this.font(font[0]) ? await this.font(font[0]) : undefined;
+			gs.font = await this.font(font[0]);
 			const size = await this.doc.resolve(font[1]);
 			gs.size = isNumber(size) ? size : gs.size;
 		}

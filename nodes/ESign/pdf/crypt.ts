@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, createHash } from 'crypto';
 
-import { PdfDict, PdfError, isName, isNumber } from './objects';
+import { PdfDict, PdfError, isName, numberOf } from './objects';
 import type { PdfObject } from './objects';
 
 /**
@@ -95,8 +95,8 @@ export function openEncryption(encrypt: PdfDict, fileId: Uint8Array): Decryptor 
 	if (!isName(encrypt.get('Filter'), 'Standard')) {
 		throw new PdfError('encrypted', 'the PDF is encrypted for certain recipients (a certificate security handler), so its text cannot be read');
 	}
-	const v = isNumber(encrypt.get('V')) ? (encrypt.get('V') as number) : 0;
-	const r = isNumber(encrypt.get('R')) ? (encrypt.get('R') as number) : 2;
+	const v = numberOf(encrypt, 'V', 0);
+	const r = numberOf(encrypt, 'R', 2);
 	const o = bytesOf(encrypt.get('O'));
 	const u = bytesOf(encrypt.get('U'));
 	const needsPassword = new PdfError('encrypted', 'the PDF needs a password to open, so its text cannot be read');
@@ -112,8 +112,8 @@ export function openEncryption(encrypt: PdfDict, fileId: Uint8Array): Decryptor 
 		decipher.setAutoPadding(false);
 		key = new Uint8Array(Buffer.concat([decipher.update(ue.subarray(0, 32)), decipher.final()]));
 	} else {
-		const length = v === 1 ? 5 : Math.max(5, Math.min(16, ((isNumber(encrypt.get('Length')) ? (encrypt.get('Length') as number) : 40) >> 3) || 5));
-		const p = (isNumber(encrypt.get('P')) ? (encrypt.get('P') as number) : 0) >>> 0;
+		const length = v === 1 ? 5 : Math.max(5, Math.min(16, (numberOf(encrypt, 'Length', 40) >> 3) || 5));
+		const p = numberOf(encrypt, 'P', 0) >>> 0;
 		const pBytes = Uint8Array.from([p & 0xff, (p >> 8) & 0xff, (p >> 16) & 0xff, (p >>> 24) & 0xff]);
 		const noMetadata = r >= 4 && encrypt.get('EncryptMetadata') === false ? Uint8Array.from([255, 255, 255, 255]) : new Uint8Array(0);
 		let digest = md5(PADDING, o.subarray(0, 32), pBytes, fileId, noMetadata);

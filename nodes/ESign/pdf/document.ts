@@ -2,7 +2,7 @@ import type { Decryptor } from './crypt';
 import { openEncryption } from './crypt';
 import { decodeFilters } from './filters';
 import { Lexer, Tok } from './lexer';
-import { PdfDict, PdfError, PdfRef, PdfStream, isName, isNumber } from './objects';
+import { PdfDict, PdfError, PdfRef, PdfStream, isName, numberOf } from './objects';
 import type { PdfObject } from './objects';
 import { Parser } from './parser';
 import type { XrefTable } from './xref';
@@ -32,6 +32,8 @@ interface ObjectStream {
 	data: Uint8Array;
 	offsets: number[];
 	first: number;
+	/** the object number of each entry, in order */
+	numbers: number[];
 }
 
 /** Random access to a PDF's objects: the cross-reference table, object streams, decryption and stream data. */
@@ -180,11 +182,11 @@ export class PdfDocument {
 		return object;
 	}
 
-	private objectStream(num: number): Promise<ObjectStream & { numbers: number[] }> {
+	private objectStream(num: number): Promise<ObjectStream> {
 		// The map of the table this read starts with: a rebuild set off inside the read (its entry was wrong) reads the
 		// stream again into the new table's map, instead of waiting for this read, which waits for the rebuild.
 		const streams = this.objectStreams;
-		let pending = streams.get(num) as Promise<ObjectStream & { numbers: number[] }> | undefined;
+		let pending = streams.get(num);
 		if (!pending) {
 			// An object stream is an object at an offset (7.5.7); one listed inside an object stream would be read
 			// through itself (or through another that lists it back).
@@ -193,8 +195,8 @@ export class PdfDocument {
 				const stream = await this.fetchNum(num);
 				if (!(stream instanceof PdfStream)) throw new PdfError('damaged', `object stream ${num} is missing`);
 				const data = await this.streamData(stream, true);
-				const count = Math.min(isNumber(stream.dict.get('N')) ? (stream.dict.get('N') as number) : 0, 1_000_000);
-				const first = isNumber(stream.dict.get('First')) ? (stream.dict.get('First') as number) : 0;
+				const count = Math.min(numberOf(stream.dict, 'N', 0), 1_000_000);
+				const first = numberOf(stream.dict, 'First', 0);
 				const lexer = new Lexer(data, 0, Math.min(first, data.length));
 				const numbers: number[] = [];
 				const offsets: number[] = [];

@@ -28,7 +28,7 @@ const NAMES =
 	'partialdiff 2202 summation 2211 product 220f pi 3c0 integral 222b radical 221a infinity 221e approxequal 2248 ' +
 	'notequal 2260 lessequal 2264 greaterequal 2265 lozenge 25ca middot b7 hyphensoft ad';
 
-export const UNICODE_BY_NAME = new Map<string, string>();
+const UNICODE_BY_NAME = new Map<string, string>();
 const NAME_BY_UNICODE = new Map<string, string>();
 {
 	const parts = NAMES.split(' ');
@@ -68,7 +68,7 @@ export function unicodeOfName(name: string): string | undefined {
 	return undefined;
 }
 
-export const nameOfUnicode = (char: string) => NAME_BY_UNICODE.get(char);
+const nameOfUnicode = (char: string) => NAME_BY_UNICODE.get(char);
 
 function table(fill: (code: number) => string | undefined): Array<string | undefined> {
 	return Array.from({ length: 256 }, (_, code) => fill(code));

@@ -1,5 +1,5 @@
 import { ascii85, asciiHex, lzw, runLength, tooLarge } from './decoders';
-import { PdfDict, PdfError, isNumber } from './objects';
+import { PdfDict, PdfError, isName, numberOf } from './objects';
 import type { PdfObject } from './objects';
 
 /**
@@ -72,7 +72,7 @@ export async function inflate(input: Uint8Array, cap: number): Promise<Uint8Arra
 
 /** PNG (10–15) and TIFF (2) predictors of Flate and LZW data (7.4.4.4). */
 function unpredict(data: Uint8Array, parms: PdfDict | undefined): Uint8Array {
-	const predictor = parms && isNumber(parms.get('Predictor')) ? (parms.get('Predictor') as number) : 1;
+	const predictor = numberOf(parms, 'Predictor', 1);
 	if (predictor <= 1) return data;
 	const colors = Math.max(1, Math.min(32, Number(parms?.get('Colors') ?? 1) || 1));
 	const bpc = Math.max(1, Math.min(16, Number(parms?.get('BitsPerComponent') ?? 8) || 8));
@@ -127,7 +127,7 @@ export async function decodeFilters(data: Uint8Array, filter: PdfObject | undefi
 	let out = data;
 	for (let i = 0; i < filters.length; i++) {
 		const entry = filters[i];
-		const rawName = entry && typeof entry === 'object' && 'name' in entry ? (entry as { name: string }).name : undefined;
+		const rawName = isName(entry) ? entry.name : undefined;
 		if (rawName === undefined) throw new PdfError('damaged', 'a stream names a filter that is not a name');
 		const name = ABBREVIATIONS[rawName] ?? rawName;
 		const p = parmList[i] instanceof PdfDict ? (parmList[i] as PdfDict) : undefined;
@@ -136,7 +136,7 @@ export async function decodeFilters(data: Uint8Array, filter: PdfObject | undefi
 				out = unpredict(await inflate(out, cap), p);
 				break;
 			case 'LZWDecode':
-				out = unpredict(lzw(out, p && isNumber(p.get('EarlyChange')) ? (p.get('EarlyChange') as number) : 1, cap), p);
+				out = unpredict(lzw(out, numberOf(p, 'EarlyChange', 1), cap), p);
 				break;
 			case 'ASCIIHexDecode':
 				out = asciiHex(out);

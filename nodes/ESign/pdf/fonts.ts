@@ -33,7 +33,7 @@ const STANDARD = standardFonts as unknown as Record<string, Record<string, numbe
 /** The standard font a BaseFont names (Arial is Helvetica's metric twin, as readers treat it), if any. */
 export function standardFontName(baseFont: string): string | undefined {
 	const name = baseFont.replace(/^[A-Z]{6}\+/, '').replace(/[\s_]/g, '');
-	if (Object.hasOwn(STANDARD, name)) return name === 'Times' ? 'Times-Roman' : name;
+	if (Object.hasOwn(STANDARD, name)) return name;
 	const lower = name.toLowerCase();
 	const bold = /bold|black|heavy/.test(lower);
 	const italic = /italic|oblique/.test(lower);
@@ -100,8 +100,8 @@ async function simpleFont(doc: PdfDocument, dict: PdfDict, subtype: string): Pro
 	const isSymbolFont = standard === 'Symbol' || standard === 'ZapfDingbats';
 	// Names come from the file: only the table's own entries are encodings (not "constructor" or "toString").
 	const known = baseEncoding !== undefined && Object.hasOwn(ENCODINGS, baseEncoding) ? ENCODINGS[baseEncoding] : undefined;
-	const names: Array<string | undefined> = known ?? (symbolic || isSymbolFont ? new Array(256).fill(undefined) : ENCODINGS.StandardEncoding).slice();
-	const glyphNames = names.slice();
+	// A copy: Differences are written into it.
+	const glyphNames: Array<string | undefined> = (known ?? (symbolic || isSymbolFont ? new Array(256).fill(undefined) : ENCODINGS.StandardEncoding)).slice();
 	let code = 0;
 	for (const item of differences) {
 		const resolved = await doc.resolve(item);

@@ -8,11 +8,7 @@ import type { PdfPage } from './pages';
 import { displayMatrix, readPages } from './pages';
 
 export type { Box, TextLine } from './layout';
-export { boxOf } from './layout';
 export { PdfError } from './objects';
-export type { PdfErrorKind } from './objects';
-export type { PdfLimits } from './document';
-export { DEFAULT_LIMITS } from './document';
 
 const READ_AHEAD = 4;
 

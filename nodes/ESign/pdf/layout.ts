@@ -28,7 +28,7 @@ export interface TextLine {
 const DESCENT = 0.2;
 const ASCENT = 0.8;
 /** Glyphs one page may show: a dense page has tens of thousands; past this the page's lines would not fit in memory. */
-export const MAX_PAGE_GLYPHS = 1_000_000;
+const MAX_PAGE_GLYPHS = 1_000_000;
 
 /** The em box of glyph `index` of a line. */
 export function emBox(line: TextLine, index: number): Box {
@@ -55,12 +55,11 @@ export function emBox(line: TextLine, index: number): Box {
 export class LineBuilder {
 	readonly lines: TextLine[] = [];
 	private current: TextLine | undefined;
-	// the current line's direction (unit vector), its last glyph's end and its size
+	// the current line's direction (unit vector) and its last glyph's end
 	private dx = 1;
 	private dy = 0;
 	private endX = 0;
 	private endY = 0;
-	private size = 0;
 	private count = 0;
 
 	constructor(private readonly keep: (line: TextLine) => boolean = () => true) {}
@@ -82,7 +81,7 @@ export class LineBuilder {
 			const oy = g.y - this.endY;
 			const along = ox * this.dx + oy * this.dy;
 			const across = Math.abs(-ox * this.dy + oy * this.dx);
-			const limit = Math.max(this.size, size);
+			const limit = Math.max(line.size, size);
 			if (!sameDirection || across > 0.3 * limit || along < -0.5 * limit) {
 				this.flush();
 				line = undefined;
@@ -96,7 +95,6 @@ export class LineBuilder {
 			this.current = line;
 			this.dx = dx;
 			this.dy = dy;
-			this.size = size;
 		}
 		const index = line.glyphs.length / 6;
 		line.glyphs.push(g.x, g.y, g.ax, g.ay, g.hx, g.hy);

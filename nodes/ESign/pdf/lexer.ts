@@ -1,7 +1,7 @@
 import { CLASS, HEX, hexInto } from './chars';
 import { PdfError } from './objects';
 
-export { hexInto, isRegular, isWhite } from './chars';
+export { isRegular, isWhite } from './chars';
 
 /** Token kinds of PDF syntax (ISO 32000-1, 7.2 and 7.3). */
 export const enum Tok {

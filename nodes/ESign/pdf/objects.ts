@@ -77,13 +77,10 @@ export class PdfError extends Error {
 export const isName = (value: unknown, name?: string): value is PdfName =>
 	value instanceof PdfName && (name === undefined || value.name === name);
 
-export const isDict = (value: unknown): value is PdfDict => value instanceof PdfDict;
-
 export const isNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 
-/** Bytes of a PDF string as Latin-1 text (for keys, names of things and ASCII content). */
-export function latin1(bytes: Uint8Array): string {
-	let text = '';
-	for (let i = 0; i < bytes.length; i += 8192) text += String.fromCharCode(...bytes.subarray(i, i + 8192));
-	return text;
+/** A dictionary's number entry (a direct number), or `fallback`. */
+export function numberOf(dict: PdfDict | undefined, key: string, fallback: number): number {
+	const value = dict?.get(key);
+	return isNumber(value) ? value : fallback;
 }

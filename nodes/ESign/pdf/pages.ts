@@ -80,8 +80,8 @@ async function pageOf(doc: PdfDocument, dict: PdfDict, inherited: Inherited, num
 		if (cut[2] - cut[0] > 0 && cut[3] - cut[1] > 0) view = cut;
 	}
 	const rawRotate = await doc.resolve(inherited.rotate);
-	let rotate = isNumber(rawRotate) && rawRotate % 90 === 0 ? ((rawRotate % 360) + 360) % 360 : 0;
-	if (![0, 90, 180, 270].includes(rotate)) rotate = 0;
+	// A multiple of 90 (anything else is ignored, as viewers do), turned into 0, 90, 180 or 270.
+	const rotate = isNumber(rawRotate) && rawRotate % 90 === 0 ? ((rawRotate % 360) + 360) % 360 : 0;
 	const resources = await doc.resolve(inherited.resources);
 	const w = view[2] - view[0];
 	const h = view[3] - view[1];

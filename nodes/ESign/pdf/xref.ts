@@ -1,5 +1,5 @@
 import { Lexer, Tok, isRegular, isWhite } from './lexer';
-import { PdfDict, PdfError, PdfRef, PdfStream, isName, isNumber } from './objects';
+import { PdfDict, PdfError, PdfRef, PdfStream, isName, isNumber, numberOf } from './objects';
 import type { PdfObject } from './objects';
 import { Parser } from './parser';
 
@@ -107,7 +107,7 @@ async function streamSection(data: Uint8Array, pos: number, into: Map<number, Xr
 		throw new PdfError('damaged', 'the cross-reference stream of the PDF is damaged');
 	}
 	const [w1, w2, w3] = widths as number[];
-	const size = isNumber(dict.get('Size')) ? (dict.get('Size') as number) : 0;
+	const size = numberOf(dict, 'Size', 0);
 	const index = Array.isArray(dict.get('Index')) ? (dict.get('Index') as PdfObject[]) : [0, size];
 	const bytes = await decode(stream);
 	const rowLength = w1 + w2 + w3;
