@@ -4,7 +4,7 @@
 // sound cross-reference, decoded content streams, CMaps, object streams, xref streams and single objects mutated).
 //
 //   npm run fuzz:pdf -- [--cases 20000] [--seed 1] [--jobs 2] [--timeout 10000] [--heap 512] [--out fuzz-findings]
-//   node scripts/fuzz-pdf.mjs --repro FILE.pdf    reads one file in this process: its outcome, and a crash's stack
+//   node scripts/fuzz-pdf.mjs --repro FILE.pdf    reads one file as a case is read (a child; pages, tags, anchor texts): its outcome, and a crash's stack
 //   node scripts/fuzz-pdf.mjs --case SEED         writes the case of one seed (cases are a pure function of it)
 //
 // Each case is read in a child process (test/support/pdfReader.js) with a JS heap of --heap MB and --timeout ms:
@@ -19,7 +19,7 @@ import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 
 const require = createRequire(import.meta.url);
-const { compileReader, ReaderChild } = require('../test/support/pdfReader.js');
+const { compileReader, readBounded, ReaderChild } = require('../test/support/pdfReader.js');
 const { loadFuzzBases, makeCase } = require('../test/support/pdfFuzz.js');
 
 const args = process.argv.slice(2);
@@ -38,21 +38,13 @@ const OUT = resolve(option('out', 'fuzz-findings'));
 const reader = join(compileReader(), 'index.js');
 
 if (args.includes('--repro')) {
-	const { PdfText, PdfError } = require(reader);
-	const bytes = new Uint8Array(readFileSync(option('repro')));
-	const started = performance.now();
-	try {
-		const pdf = await PdfText.open(bytes);
-		let lines = 0;
-		for (const page of pdf.pages) lines += (await pdf.lines(page.number)).length;
-		console.log(`ok: ${pdf.pages.length} pages, ${lines} lines, ${(performance.now() - started).toFixed(0)} ms`);
-	} catch (error) {
-		if (error instanceof PdfError) console.log(`PdfError ${error.kind}: ${error.message} (${(performance.now() - started).toFixed(0)} ms)`);
-		else {
-			console.log(`crash after ${(performance.now() - started).toFixed(0)} ms:`);
-			console.log(error);
-			process.exitCode = 1;
-		}
+	const result = await readBounded(new Uint8Array(readFileSync(option('repro'))), { heapMb: HEAP_MB, timeoutMs: TIMEOUT_MS });
+	const ms = `${Math.round(result.ms ?? 0)} ms`;
+	if (result.outcome === 'ok') console.log(`ok: ${result.pages} pages, ${result.lines} lines, ${result.tags} tags, ${ms}`);
+	else if (result.outcome === 'PdfError') console.log(`PdfError ${result.kind}: ${result.message} (${ms})`);
+	else {
+		console.log(`${result.outcome} after ${ms}: ${result.stack ?? result.message ?? ''}`);
+		process.exitCode = 1;
 	}
 } else if (args.includes('--case')) {
 	const seed = Number(option('case'));
@@ -87,9 +79,7 @@ async function fuzz() {
 
 	/** A finding is read again in a fresh child: a child that read hundreds of cases is not the suspect. */
 	async function confirm(made, first) {
-		const fresh = new ReaderChild({ heapMb: HEAP_MB, reader });
-		const again = await fresh.read(made.bytes, { timeoutMs: TIMEOUT_MS });
-		fresh.kill();
+		const again = await readBounded(made.bytes, { heapMb: HEAP_MB, timeoutMs: TIMEOUT_MS });
 		return again.outcome === first.outcome ? again : { ...again, firstOutcome: first.outcome };
 	}
 
