@@ -157,4 +157,4 @@ function tiffPredict(data, { columns, colors = 1 }) {
 	return out;
 }
 
-module.exports = { bitWriter, lzwEncode, ascii85Encode, runLengthEncode, pngPredict, tiffPredict };
+module.exports = { bitWriter, widthFor, lzwEncode, ascii85Encode, runLengthEncode, pngPredict, tiffPredict };

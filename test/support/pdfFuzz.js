@@ -12,12 +12,11 @@
  */
 const fs = require('node:fs');
 const path = require('node:path');
-const zlib = require('node:zlib');
 const { PDFDocument, PDFName, PDFRawStream } = require('pdf-lib');
-const { buildPdf } = require('./pdfRaw.js');
+const { readPdfFixtureManifest, PDF_FIXTURES_DIR } = require('./pdfjs.js');
+const { buildPdf, deflate, inflate } = require('./pdfRaw.js');
 const { mulberry32 } = require('./prng.js');
 
-const FIXTURES = path.join(__dirname, '..', 'fixtures', 'pdf');
 
 /** The fuzzer's draws, from one seeded mulberry32 stream. */
 function rng(seed) {
@@ -299,12 +298,12 @@ function mutateBytes(input, r, notes) {
 
 /** Loads the fixtures as bases: their bytes, and (pdf-lib permitting, unencrypted ones) their objects. */
 async function loadFuzzBases({ include, exclude = [] } = {}) {
-	const manifest = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'manifest.json'), 'utf8'));
+	const manifest = readPdfFixtureManifest();
 	const bases = [];
 	for (const fixture of manifest.fixtures) {
 		if (include && !include.includes(fixture.file)) continue;
 		if (exclude.includes(fixture.file)) continue;
-		const file = path.join(FIXTURES, fixture.file);
+		const file = path.join(PDF_FIXTURES_DIR, fixture.file);
 		if (!fs.existsSync(file)) continue;
 		const data = fs.readFileSync(file);
 		const base = { name: fixture.file, bytes: data, objects: undefined };
@@ -339,7 +338,7 @@ async function objectsOf(data) {
 		if (!filter) decoded = Buffer.from(object.contents);
 		else if (filter.toString() === '/FlateDecode' && !parms) {
 			try {
-				decoded = zlib.inflateSync(object.contents);
+				decoded = inflate(object.contents);
 			} catch {
 				decoded = undefined;
 			}
@@ -371,8 +370,6 @@ function raw(base, replace = new Map()) {
 		return [entry.num, entry.stream ? { dict: entry.stream.dict, stream: entry.stream.data } : entry.text];
 	});
 }
-
-const deflate = (text) => zlib.deflateSync(bytes(text));
 
 /** One case: { bytes, description }. */
 function makeCase(bases, seed) {

@@ -7,7 +7,7 @@
  * its own process). Files are built on demand: some are megabytes.
  */
 const { buildPdf, pagesPdf, deflate } = require('./pdfRaw.js');
-const { bitWriter } = require('./pdfEncoders.js');
+const { bitWriter, widthFor } = require('./pdfEncoders.js');
 
 const MB = 1048576;
 
@@ -31,7 +31,7 @@ function zeroBomb(size) {
  */
 function lzwZeroBomb(tables) {
 	const { put, bytes } = bitWriter();
-	const width = (size) => (size + 1 >= 2048 ? 12 : size + 1 >= 1024 ? 11 : size + 1 >= 512 ? 10 : 9);
+	const width = (size) => widthFor(size + 1); // the decoder's table lags the writer's by one code
 	put(256, 9);
 	for (let t = 0; t < tables; t++) {
 		let size = 258;
