@@ -265,7 +265,7 @@ export class ContentRunner {
 		if (depth >= MAX_FORM_DEPTH) throw new PdfError('limit', `Form XObjects in the PDF are nested more than ${MAX_FORM_DEPTH} deep; the reader stops there`);
 		const matrix = await this.doc.resolve(stream.dict.get('Matrix'));
 		const own = await this.doc.resolve(stream.dict.get('Resources'));
-		const data = await this.doc.streamData(stream);
+		const data = await this.doc.formData(stream);
 		// Forms that draw forms multiply: 12 levels of ten draws of an empty form are 10^12 draws of no bytes.
 		this.charge(Math.max(0, FORM_DRAW_COST - data.length));
 		const state = { ...gs, ctm: isMatrix(matrix) ? multiply(matrix, gs.ctm) : gs.ctm };

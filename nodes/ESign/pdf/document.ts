@@ -27,6 +27,8 @@ export const DEFAULT_LIMITS: PdfLimits = {
 };
 
 const MAX_REF_HOPS = 32;
+/** Decoded Form XObjects kept per document (a letterhead or logo drawn on every page is decoded once). */
+const FORM_CACHE_BYTES = 16 * 1048576;
 
 interface ObjectStream {
 	data: Uint8Array;
@@ -41,6 +43,9 @@ export class PdfDocument {
 	private readonly cache = new Map<number, PdfObject>();
 	/** Object streams being read or read, of the current table (a rebuild starts a new map, see objectStream). */
 	private objectStreams = new Map<number, Promise<ObjectStream>>();
+	/** Decoded Form XObjects by reference, of the current table (a rebuild starts afresh), within FORM_CACHE_BYTES. */
+	private forms = new Map<string, Uint8Array>();
+	private formBytes = 0;
 	private decryptor: Decryptor | undefined;
 	private decoded = 0;
 	interpreted = 0;
@@ -100,6 +105,8 @@ export class PdfDocument {
 		if (!(this.xref.trailer.get('Root') instanceof PdfRef)) this.xref.trailer = trailer;
 		this.cache.clear();
 		this.objectStreams = new Map();
+		this.forms = new Map();
+		this.formBytes = 0;
 		await this.indexObjectStreams();
 	}
 
@@ -243,6 +250,19 @@ export class PdfDocument {
 			raw = this.decryptor.stream(raw, stream.ref.num, stream.ref.gen);
 		}
 		return this.decodeRaw(stream, raw, plain);
+	}
+
+	/** A Form XObject's decoded content: decoded once per document while the cache has room, then reused. */
+	async formData(stream: PdfStream): Promise<Uint8Array> {
+		const key = stream.ref?.key;
+		const cached = key === undefined ? undefined : this.forms.get(key);
+		if (cached) return cached;
+		const data = await this.streamData(stream);
+		if (key !== undefined && this.formBytes + data.length <= FORM_CACHE_BYTES) {
+			this.forms.set(key, data);
+			this.formBytes += data.length;
+		}
+		return data;
 	}
 
 	private async decodeRaw(stream: PdfStream, raw: Uint8Array, plain = false): Promise<Uint8Array> {

@@ -212,6 +212,14 @@ describe('Form XObjects', () => {
 		expect(await fewer.lines(1)).toEqual([]);
 	});
 
+	it('a form drawn on many pages is decoded once per document (the decoded-bytes limit counts it once)', async () => {
+		// A 200 KB form drawn 50 times on each of two pages: 20 MB if decoded at every draw, against a 1 MB limit.
+		const padded = form(20, `BT /F1 10 Tf (X) Tj ET${' '.repeat(200 * 1024)}`);
+		const drawn = { content: '/Fm1 Do '.repeat(50), resources: resources('/Fm1 20 0 R') };
+		const pdf = await PdfText.open(pagesPdf([drawn, drawn], { extra: [padded] }), { totalBytes: 1048576, contentBytes: 100 * 1048576 });
+		for (const number of [1, 2]) expect((await pdf.lines(number)).map((line) => line.text)).toEqual(['X'.repeat(50)]);
+	});
+
 	it('an image XObject is not entered', async () => {
 		const image: [number, RawObject] = [20, { dict: '/Type /XObject /Subtype /Image /Width 1 /Height 1 /BitsPerComponent 8 /ColorSpace /DeviceGray', stream: 'BT /F1 10 Tf (no) Tj ET' }];
 		expect(await run('/Im1 Do BT /F1 10 Tf (A) Tj ET', [image], { resources: resources('/Im1 20 0 R') })).toEqual([g('A', 0, 0, 5, 10)]);
