@@ -9,7 +9,7 @@ const path = require('node:path');
 
 const { PdfText, PdfError } = require(process.argv[2]);
 const { findTags, mayHoldTag } = require(path.join(path.dirname(process.argv[2]), 'tags.js'));
-const { findAnchor } = require(path.join(path.dirname(process.argv[2]), 'anchors.js'));
+const { findAnchors } = require(path.join(path.dirname(process.argv[2]), 'anchors.js'));
 
 /** Anchor texts looked for on every page, as the node does when a workflow names some. */
 const ANCHORS = ['Signature:', 'a'];
@@ -29,7 +29,7 @@ async function read(message) {
 			for (const line of read) if (texts.length < 20) texts.push(line.text.slice(0, 200));
 			// What the node does with a page's lines: its tags (and other braces), and each anchor text's places.
 			tags += findTags(read.filter(mayHoldTag), page.number, []).length;
-			for (const anchor of ANCHORS) anchors += findAnchor(read, page.number, anchor).length;
+			for (const matches of findAnchors(read, page.number, ANCHORS).values()) anchors += matches.length;
 		}
 		return answer({ outcome: 'ok', pages: pdf.pages.length, lines, tags, anchors, texts });
 	} catch (error) {

@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { PdfError, PdfText } from '../pdf';
 import type { AnchorMatch } from '../pdf/anchors';
-import { findAnchor, normaliseAnchor } from '../pdf/anchors';
+import { findAnchors, normaliseAnchor } from '../pdf/anchors';
 import type { FoundTag } from '../pdf/tags';
 import { findTags, mayHoldTag } from '../pdf/tags';
 import { detectFileType } from '../../shared/fileType';
@@ -97,7 +97,7 @@ export async function readPdf(
 				reading.hasText = true;
 			}
 			if (want.tags) reading.tags.push(...findTags(lines, page.number, reading.others));
-			for (const anchor of anchors) (reading.anchors.get(anchor) as AnchorMatch[]).push(...findAnchor(lines, page.number, anchor));
+			for (const [anchor, matches] of findAnchors(lines, page.number, anchors)) (reading.anchors.get(anchor) as AnchorMatch[]).push(...matches);
 		}
 	} catch (cause) {
 		failure = cause;

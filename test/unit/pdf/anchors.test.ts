@@ -1,7 +1,7 @@
 // Anchor texts (nodes/ESign/pdf/anchors.ts): matching ignores case and treats white-space runs as one space; a
 // match must not be part of a longer word (where the anchor ends in a letter or digit) nor inside a text tag; every
 // occurrence counts. Lines are made by hand (test/unit/pdf/lines.ts), so boxes are known without the layout code.
-import { findAnchor, normaliseAnchor } from '../../../nodes/ESign/pdf/anchors';
+import { findAnchor, findAnchors, normaliseAnchor } from '../../../nodes/ESign/pdf/anchors';
 import { glyphBox, line } from './lines';
 
 const boxes = (lines: ReturnType<typeof line>[], anchor: string) => findAnchor(lines, 2, anchor).map((match) => match.box);
@@ -72,5 +72,17 @@ describe('findAnchor on very long lines', () => {
 		const found = findAnchor([line('{{a}} a '.repeat(20_000))], 1, 'a');
 		expect(found).toHaveLength(20_000);
 		expect(found[19_999].box).toEqual(glyphBox(19_999 * 8 + 6, 19_999 * 8 + 6));
+	});
+});
+
+describe('findAnchors (several anchors, each line read once)', () => {
+	it('finds what findAnchor finds for each anchor, keyed by the normalised anchor; blank anchors are left out', () => {
+		const lines = [line('Client signature: ____ Date: ____'), line('{{date:1}} Provider signature: ____ date'), line('Update the DATE')];
+		const anchors = ['Date:', '  client   SIGNATURE ', 'signature', 'date', ' '];
+		const found = findAnchors(lines, 3, anchors);
+		expect([...found.keys()]).toEqual(['date:', 'client signature', 'signature', 'date']);
+		for (const anchor of anchors.filter((a) => a.trim())) expect(found.get(normaliseAnchor(anchor))).toEqual(findAnchor(lines, 3, anchor));
+		expect(found.get('signature')).toHaveLength(2);
+		expect(found.get('date')).toHaveLength(3);
 	});
 });
