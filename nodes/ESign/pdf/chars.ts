@@ -14,6 +14,12 @@ for (let i = 0; i < 6; i++) {
 
 export const isWhite = (c: number) => CLASS[c] === 1;
 
+/** Whether the ASCII `word` stands at `pos` of `data` (compared byte by byte: no string is made). */
+export function wordAt(data: Uint8Array, pos: number, word: string): boolean {
+	for (let i = 0; i < word.length; i++) if (data[pos + i] !== word.charCodeAt(i)) return false;
+	return true;
+}
+
 /**
  * Hex digits of data[from, to) decoded into out from `at` (white-space and other bytes skipped, an odd last digit
  * padded with 0, as 7.3.4.3 and 7.4.2 say); returns where the output ends. Hex strings and ASCIIHexDecode share it.

@@ -1,3 +1,4 @@
+import { wordAt } from './chars';
 import { Lexer, Tok, isWhite } from './lexer';
 import { PdfDict, PdfError, PdfName, PdfRef, PdfStream, isNumber } from './objects';
 import type { PdfObject } from './objects';
@@ -5,17 +6,12 @@ import type { PdfObject } from './objects';
 /** Nesting deeper than this is refused: no real producer comes near it, and recursion must stay bounded. */
 export const MAX_NESTING = 64;
 
-const ENDSTREAM = [101, 110, 100, 115, 116, 114, 101, 97, 109]; // "endstream"
-
-function matchesAt(data: Uint8Array, pos: number, word: number[]): boolean {
-	for (let i = 0; i < word.length; i++) if (data[pos + i] !== word[i]) return false;
-	return true;
-}
+const ENDSTREAM = 'endstream';
 
 /** Where "endstream" starts, searching from `from`; -1 when absent. */
 export function findEndstream(data: Uint8Array, from: number, end = data.length): number {
 	for (let pos = from; pos + ENDSTREAM.length <= end; pos++) {
-		if (data[pos] === 101 && matchesAt(data, pos, ENDSTREAM)) return pos;
+		if (data[pos] === 101 /* e */ && wordAt(data, pos, ENDSTREAM)) return pos;
 	}
 	return -1;
 }
@@ -169,6 +165,6 @@ export class Parser {
 		const data = this.lexer.data;
 		if (pos > this.lexer.end) return false;
 		while (pos < this.lexer.end && isWhite(data[pos])) pos++;
-		return matchesAt(data, pos, ENDSTREAM);
+		return wordAt(data, pos, ENDSTREAM);
 	}
 }

@@ -1,3 +1,4 @@
+import { wordAt } from './chars';
 import { Lexer, Tok, isRegular, isWhite } from './lexer';
 import { PdfDict, PdfError, PdfRef, PdfStream, isName, isNumber, numberOf } from './objects';
 import type { PdfObject } from './objects';
@@ -28,10 +29,7 @@ const MAX_SECTIONS = 256;
 const STARTXREF = 'startxref';
 
 function lastIndexOf(data: Uint8Array, word: string, from: number, to: number): number {
-	outer: for (let pos = to - word.length; pos >= from; pos--) {
-		for (let k = 0; k < word.length; k++) if (data[pos + k] !== word.charCodeAt(k)) continue outer;
-		return pos;
-	}
+	for (let pos = to - word.length; pos >= from; pos--) if (wordAt(data, pos, word)) return pos;
 	return -1;
 }
 
@@ -154,7 +152,7 @@ export async function readXref(data: Uint8Array, decode: StreamDecoder): Promise
 		let pos = offset;
 		while (pos < data.length && isWhite(data[pos])) pos++;
 		let sectionTrailer: PdfDict;
-		if (String.fromCharCode(...data.subarray(pos, pos + 4)) === 'xref') {
+		if (wordAt(data, pos, 'xref')) {
 			// Hybrid files: the xref stream's entries (compressed objects) come before /Prev's.
 			const section = new Map<number, XrefEntry>();
 			sectionTrailer = classicSection(data, pos + 4, section);
@@ -211,7 +209,7 @@ export function scanXref(data: Uint8Array): XrefTable {
 			if (at + 1 === numEnd || isDigit(data[at] ?? 0)) continue;
 			const num = Number(String.fromCharCode(...data.subarray(at + 1, numEnd)));
 			entries.set(num, { type: 1, offset: at + 1, gen, stream: 0, index: 0 });
-		} else if (c === 116 /* t */ && String.fromCharCode(...data.subarray(pos, pos + 7)) === 'trailer') {
+		} else if (c === 116 /* t */ && wordAt(data, pos, 'trailer')) {
 			const lexer = new Lexer(data, pos + 7);
 			try {
 				const dict = new Parser(lexer).getObject();
