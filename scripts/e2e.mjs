@@ -166,13 +166,15 @@ async function browserStep(tag, line, n8n, site) {
 		skip(`${tag} 6. node panel and the eSign node in the editor`, chromium.reason);
 		return;
 	}
+	// What the editor must show comes from the node's description as n8n serves it (read once for every step here).
+	const description = (await n8n.rest('GET', '/types/nodes.json')).find((t) => t.name === NODE_TYPES.action);
 	// The node panel: the eSign entry shows the action node's description (n8n gives that entry the webhook trigger's:
 	// test/unit/nodePanel.test.ts), in the search list (2.x; 1.x shows no description there, for its own nodes neither)
 	// and on the entry's page; README screenshots.
 	await check(`${tag} 6. node panel: the eSign entry shows the action node's description; screenshots (headless Chromium)`, async () => {
 		const names = line === '2' ? undefined : { nodePanel: 'node-panel-1.x.png', operations: 'operations-1.x.png' };
 		const shot = await takeScreenshots({ url: n8n.url, workflowId: 'esignExample0002', outDir: DOCS_DIR, names });
-		const own = (await n8n.rest('GET', '/types/nodes.json')).find((t) => t.name === NODE_TYPES.action)?.description;
+		const own = description?.description;
 		assert(own, `${NODE_TYPES.action} not in /types/nodes.json`);
 		const entry = shot.entries.find((e) => e.name === 'eSign');
 		const listed = line === '2' ? own : '';
@@ -183,8 +185,7 @@ async function browserStep(tag, line, n8n, site) {
 		return `${Object.values(shot.files).map((f) => path.relative(ROOT, f)).join(', ')}; search: ${shot.items.join(', ')}; ${shot.categories.join(', ')}`;
 	});
 
-	// The node walked as a user walks it (issue 38); what it must show comes from its description as n8n serves it.
-	const description = (await n8n.rest('GET', '/types/nodes.json')).find((t) => t.name === NODE_TYPES.action);
+	// The node walked as a user walks it (issue 38).
 	const docsFile = (name) => path.join(DOCS_DIR, line === '2' ? `${name}.png` : `${name}-1.x.png`);
 	let editor;
 	// Taller than the node panel's pictures: the screenshots show a template's variables and a field row with their hints.
