@@ -9,6 +9,7 @@
 // execution id) and then two animation frames, by which Vue has rendered what that answer changed.
 import path from 'node:path';
 import { assert } from './expectations.mjs';
+import { searchNodePanelForESign } from './screenshots.mjs';
 
 const MAPPER_FIELDS = '/rest/dynamic-node-parameters/resource-mapper-fields';
 const MAPPER = '[data-test-id=resource-mapper-container]';
@@ -61,11 +62,7 @@ const parameterLines = (page, name) =>
 
 /** Node panel (the canvas "+"), search "eSign", open the eSign entry and pick `action` (expanding Actions when the page shows only triggers). */
 async function addFromNodePanel(page, action) {
-	await page.locator('[data-test-id=node-creator-plus-button]').first().click();
-	const search = page.locator('input[data-test-id=node-creator-search-bar], [data-test-id=node-creator-search-bar] input').first();
-	await search.click();
-	await search.pressSequentially('eSign', { delay: 40 });
-	await page.locator('[data-test-id=node-creator-item-name]', { hasText: /^\s*eSign\s*$/ }).first().click();
+	await (await searchNodePanelForESign(page)).click();
 	await page.locator('[data-test-id=node-creator-category-item]').first().waitFor(); // the eSign page, its entries rendered with it
 	const item = page.locator('[data-test-id=node-creator-item-name]').filter({ hasText: new RegExp(`^\\s*${action.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`) }).first();
 	// In an empty workflow the eSign page opens with its triggers and the Actions category closed.

@@ -102,6 +102,16 @@ export async function openEditor({ url, owner = DEFAULT_OWNER, timeoutMs = 12000
 	return editor;
 }
 
+/** Opens the node panel with the canvas "+" and searches "eSign"; returns the list's eSign entry. */
+export async function searchNodePanelForESign(page) {
+	// The canvas "+" opens the node panel (the keyboard shortcut changed between versions and can race).
+	await page.locator('[data-test-id=node-creator-plus-button]').first().click();
+	const search = page.locator('input[data-test-id=node-creator-search-bar], [data-test-id=node-creator-search-bar] input').first();
+	await search.click();
+	await search.pressSequentially('eSign', { delay: 40 });
+	return page.locator('[data-test-id=node-creator-item-name]', { hasText: /^\s*eSign\s*$/ }).first();
+}
+
 /**
  * Logs into the editor at url, opens a workflow, opens the node panel with the canvas "+", searches
  * "eSign" and saves the result list (names.nodePanel), then opens the eSign entry and saves its page
@@ -121,12 +131,7 @@ export async function takeScreenshots({ url, workflowId, outDir, names = { nodeP
 			await page.locator('[data-test-id=zoom-out-button]').click();
 			await page.waitForTimeout(300);
 		}
-		// The canvas "+" opens the node panel (the keyboard shortcut changed between versions and can race).
-		await page.locator('[data-test-id=node-creator-plus-button]').first().click();
-		const search = page.locator('input[data-test-id=node-creator-search-bar], [data-test-id=node-creator-search-bar] input').first();
-		await search.click();
-		await search.pressSequentially('eSign', { delay: 40 });
-		const item = page.locator('[data-test-id=node-creator-item-name]', { hasText: /^\s*eSign\s*$/ }).first();
+		const item = await searchNodePanelForESign(page);
 		await item.waitFor();
 		await page.waitForTimeout(500); // list settles after the debounced search
 		await fitCanvasLeftOfPanel(page);
