@@ -365,9 +365,9 @@ function esign_build_signed_pdf(string $original, string $kind, array $doc, arra
 		$page_fields = $by_page[$i + 1] ?? [];
 		if (!array_filter($page_fields, fn ($f) => (string) $f['value'] !== '')) continue;
 		$dict = esign_pdf_dict($objects[$page_num]['dict']);
-		$box = preg_split('~[\s\[\]]+~', esign_pdf_direct($objects, $dict['MediaBox'] ?? $inherited['MediaBox'] ?? null) ?? '[0 0 612 792]', -1, PREG_SPLIT_NO_EMPTY);
-		$box = array_map('floatval', count($box) === 4 ? $box : [0, 0, 612, 792]);
-		$view = esign_pdf_view($objects, $inherited, esign_pdf_rect($box) ?? [0, 0, 612, 792]);
+		// The page's own entries are in $inherited too (esign_pdf_pages): its MediaBox, else an ancestor's, else Letter.
+		$box = esign_pdf_box(esign_pdf_direct($objects, $inherited['MediaBox'] ?? null)) ?? [0, 0, 612, 792];
+		$view = esign_pdf_view($objects, $inherited, $box);
 		// The original page content becomes a form XObject with its own resources, so the stamps need
 		// no change to resource dictionaries we may not be able to read.
 		$content = '';
