@@ -163,6 +163,8 @@ export class CMap {
 	/** Splits a string of a composite font into codes (9.7.6.2): the shortest codespace match wins. */
 	codes(bytes: Uint8Array, each: (code: number, length: number) => void): void {
 		const spaces = this.codespaces;
+		// When no codespace fits: the shortest length the map uses, as readers do.
+		const shortest = Math.max(1, Math.min(...spaces.map((s) => s.bytes)));
 		for (let i = 0; i < bytes.length; ) {
 			let code = 0;
 			let matched = 0;
@@ -176,11 +178,9 @@ export class CMap {
 				}
 			}
 			if (!matched) {
-				// No codespace fits: take the shortest length the map uses, as readers do.
-				const n = Math.max(1, Math.min(...spaces.map((s) => s.bytes)));
 				code = 0;
-				for (let k = 0; k < n && i + k < bytes.length; k++) code = code * 256 + bytes[i + k];
-				matched = n;
+				for (let k = 0; k < shortest && i + k < bytes.length; k++) code = code * 256 + bytes[i + k];
+				matched = shortest;
 			}
 			each(code, matched);
 			i += matched;
