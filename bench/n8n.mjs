@@ -113,12 +113,22 @@ async function execute(n8n, id) {
 	return { data: res.data, maxRssKb: rss ? Number(rss[1]) : NaN };
 }
 
+/** A workflow run with `n8n execute`, checked to have succeeded: the "Measured" node's run, and the process's peak RSS. */
+async function measuredRun(n8n, id) {
+	const { data, maxRssKb } = await execute(n8n, id);
+	const err = data?.data?.resultData?.error;
+	if (data?.status !== 'success' || err) throw new Error(`${id}: ${data?.status} ${err?.message ?? ''} ${err?.description ?? ''}`);
+	return { run: data.data.resultData.runData.Measured[0], maxRssKb };
+}
+
+/** Each name of `order` run `reps` times, interleaved and rotated each round (no name always first). */
+async function interleaved(order, reps, fn) {
+	for (let r = 0; r < reps; r++) for (let k = 0; k < order.length; k++) await fn(order[(r + k) % order.length]);
+}
+
 /** The measured node's own executionTime (what n8n shows), checking the run succeeded with `expect` items. */
 async function nodeTime(n8n, id, expectItems) {
-	const { data } = await execute(n8n, id);
-	const err = data?.data?.resultData?.error;
-	if (data?.status !== 'success' || err) throw new Error(`${id}: ${data?.status} ${err?.message ?? ''}`);
-	const run = data.data.resultData.runData.Measured[0];
+	const { run } = await measuredRun(n8n, id);
 	const count = run.data.main[0].length;
 	if (expectItems !== undefined && count !== expectItems) throw new Error(`${id}: ${count} items, expected ${expectItems}`);
 	return run.executionTime;
@@ -483,10 +493,7 @@ async function textTags({ n8n, sb, credentialId }) {
 			node('Measured', NODE_TYPES.action, 1, { resource: 'document', operation: 'createAndSend', binaryPropertyName: 'data', title: 'Bench contract, 300 pages', signers: { signer: [{ name: 'Ann Client', email: 'ann@example.org', role: 'signer', signingOrder: 0 }, { name: 'Bob Approver', email: 'bob@example.org', role: 'approver', signingOrder: 0 }] }, ...parameters, options: {} }, cred(credentialId)),
 		]);
 	const runMeasured = async (id, expectFields) => {
-		const { data, maxRssKb } = await execute(n8n, id);
-		const err = data?.data?.resultData?.error;
-		if (data?.status !== 'success' || err) throw new Error(`${id}: ${data?.status} ${err?.message ?? ''} ${err?.description ?? ''}`);
-		const run = data.data.resultData.runData.Measured[0];
+		const { run, maxRssKb } = await measuredRun(n8n, id);
 		const out = run.data.main[0][0].json;
 		if (out.status !== 'sent' || out.fields?.length !== expectFields) throw new Error(`${id}: status ${out.status}, ${out.fields?.length} fields, expected ${expectFields}`);
 		return { ms: run.executionTime, out, rssMb: maxRssKb / 1024 };
@@ -515,16 +522,12 @@ async function textTags({ n8n, sb, credentialId }) {
 		const rssMb = { tags: [], coords: [], json: [] };
 		const expect = { tags: 402, coords: 2, json: 402 };
 		const byName = { tags, coords, json };
-		const ids = { tags: tags.id, coords: coords.id, json: json.id };
 		const order = ['tags', 'coords', 'json'];
-		for (let r = 0; r < REPS; r++) {
-			for (let k = 0; k < order.length; k++) {
-				const which = order[(r + k) % order.length];
-				const got = await runMeasured(ids[which], expect[which]);
-				runs[which].push(got.ms);
-				rssMb[which].push(got.rssMb);
-			}
-		}
+		await interleaved(order, REPS, async (which) => {
+			const got = await runMeasured(byName[which].id, expect[which]);
+			runs[which].push(got.ms);
+			rssMb[which].push(got.rssMb);
+		});
 		// The same three in the n8n server, started by a webhook (answered when the run ends), so the reader runs in a
 		// process that has run it before, as in a long-running n8n; the node's executionTime from the public API.
 		if (!n8n.apiKey) await n8n.login({ apiKey: true });
@@ -558,12 +561,7 @@ async function textTags({ n8n, sb, credentialId }) {
 		};
 		for (const which of order) for (let k = 0; k < 2; k++) await runHooked(which); // warm-up, untimed
 		const warm = { tags: [], coords: [], json: [] };
-		for (let r = 0; r < REPS; r++) {
-			for (let k = 0; k < order.length; k++) {
-				const which = order[(r + k) % order.length];
-				warm[which].push(await runHooked(which));
-			}
-		}
+		await interleaved(order, REPS, async (which) => warm[which].push(await runHooked(which)));
 		for (const which of order) await n8n.deactivate(hooked[which].id);
 		return {
 			tags: median(runs.tags),
