@@ -17,7 +17,7 @@ const MAPPER = '[data-test-id=resource-mapper-container]';
 const MODE_LABEL = 'Mapping Column Mode';
 
 /** The operation's action text as the node panel lists it, and the resource's and operation's option names. */
-export function operationNames(description, resource, operation) {
+function operationNames(description, resource, operation) {
 	const resources = description.properties.find((p) => p.name === 'resource')?.options ?? [];
 	const operations = description.properties.find((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource))?.options ?? [];
 	const op = operations.find((o) => o.value === operation);

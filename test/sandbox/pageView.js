@@ -80,4 +80,4 @@ function displayToUser(view) {
 	}
 }
 
-module.exports = { normaliseRotation, viewOf, pageView, displayToUser };
+module.exports = { pageView, displayToUser };

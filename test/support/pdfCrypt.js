@@ -52,4 +52,4 @@ function rc4Object(key, num, gen, data) {
 	return rc4(md5(key, extra).subarray(0, Math.min(key.length + 5, 16)), Buffer.from(data));
 }
 
-module.exports = { emptyPasswordEntries, rc4Object, rc4 };
+module.exports = { emptyPasswordEntries, rc4Object };

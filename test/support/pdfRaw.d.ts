@@ -38,7 +38,6 @@ export function pagesPdf(
 	pages: RawPage[],
 	options?: { widths?: Record<number, number>; extra?: Array<[number, RawObject]>; build?: BuildOptions },
 ): Buffer;
-export function widthsArray(overrides?: Record<number, number>): string;
 export function deflate(data: string | Uint8Array, options?: { level?: number }): Buffer;
 export function deflateRaw(data: string | Uint8Array): Buffer;
 export function inflate(data: string | Uint8Array): Buffer;

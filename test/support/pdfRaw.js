@@ -166,4 +166,4 @@ function pagesPdf(pages, options = {}) {
 	return buildPdf(objects, options.build ?? {}).bytes;
 }
 
-module.exports = { buildPdf, pagesPdf, widthsArray, deflate, deflateRaw, inflate };
+module.exports = { buildPdf, pagesPdf, deflate, deflateRaw, inflate };

@@ -305,7 +305,7 @@ export async function readPdf(input, options = {}) {
 	}
 }
 
-export { PDFJS_VERSION, TAG_RE };
+export { PDFJS_VERSION };
 
 async function main(argv) {
 	const options = { anchors: [] };
