@@ -1,6 +1,8 @@
 import type { FontCache } from './content';
 import { ContentRunner, pageContent } from './content';
 import type { PdfLimits } from './document';
+import type { FormWidget } from './forms';
+import { readFormFields } from './forms';
 import { DEFAULT_LIMITS, PdfDocument } from './document';
 import type { TextLine } from './layout';
 import { LineBuilder } from './layout';
@@ -8,6 +10,7 @@ import type { PdfPage } from './pages';
 import { displayMatrix, readPages } from './pages';
 
 export type { Box, TextLine } from './layout';
+export type { FormFieldKind, FormWidget } from './forms';
 export { PdfError } from './objects';
 
 const READ_AHEAD = 4;
@@ -64,6 +67,11 @@ export class PdfText {
 	/** Whether the cross-reference table had to be rebuilt by scanning (the file is damaged). */
 	get repaired(): boolean {
 		return this.doc.xref.recovered;
+	}
+
+	/** The form fields' widgets (a fillable PDF's own fields), in page order; [] when the PDF has no form. */
+	formFields(): Promise<FormWidget[]> {
+		return readFormFields(this.doc, this.pageList);
 	}
 
 	/** The text lines of a page (1-based); `keep` drops lines early (e.g. those without a tag) to save memory. */
