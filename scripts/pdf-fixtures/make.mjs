@@ -10,6 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import pdfLib from 'pdf-lib';
 import { readPdf, PDFJS_VERSION } from '../../test/support/pdfjsOracle.mjs';
 import { benchContract } from './benchContract.mjs';
+import { formFixtures } from './makeForms.mjs';
 import { appendIncrementalUpdate, indexOf, lastTrailer, pinVolatile, pointStartxrefAt, shiftAfterHeader } from './pdfEdit.mjs';
 import { compareWithPoppler } from './popplerCheck.mjs';
 
@@ -186,6 +187,21 @@ const WEBSITE_TAGS = [
 	{ page: 2, text: '{{date:2}}', note: 'white' },
 ];
 
+// The documents the qpdf variants are made from: the file, its producer, and the tags and braces it holds.
+const AGREEMENT = { file: 'agreement-libreoffice.pdf', producer: 'libreoffice-odt', tags: AGREEMENT_TAGS, braces: AGREEMENT_BRACES };
+const WEB = { file: 'web-chromium.pdf', producer: 'chromium', tags: WEB_TAGS, braces: WEB_BRACES };
+const DELIVERY = { file: 'delivery-ghostscript.pdf', producer: 'ghostscript', tags: DELIVERY_TAGS, braces: DELIVERY_BRACES };
+
+/** A fixture qpdf makes from `source` (`flags` before its input file, `after` between it and the output): qpdf
+ * rewrites the file, so the variant holds the source's tags and braces. */
+const qpdfVariant = (source, { flags, after, ...fixture }) => ({
+	producer: `qpdf (from ${source.producer})`,
+	...fixture,
+	make: () => qpdf(base(source.file), flags, after),
+	tags: source.tags,
+	braces: source.braces,
+});
+
 const FIXTURES = [
 	{
 		file: 'website-contract.pdf',
@@ -261,42 +277,32 @@ const FIXTURES = [
 		tags: DELIVERY_TAGS,
 		braces: DELIVERY_BRACES,
 	},
-	{
+	qpdfVariant(AGREEMENT, {
 		file: 'agreement-objstm.pdf',
-		producer: 'qpdf (from libreoffice-odt)',
 		how: 'qpdf --object-streams=generate --deterministic-id agreement-libreoffice.pdf',
 		features: ['object streams', 'xref stream'],
-		make: () => qpdf(base('agreement-libreoffice.pdf'), ['--object-streams=generate', '--deterministic-id']),
-		tags: AGREEMENT_TAGS,
-		braces: AGREEMENT_BRACES,
-	},
-	{
+		flags: ['--object-streams=generate', '--deterministic-id'],
+	}),
+	qpdfVariant(WEB, {
 		file: 'web-linearized.pdf',
-		producer: 'qpdf (from chromium)',
 		how: 'qpdf --linearize --deterministic-id web-chromium.pdf',
 		features: ['linearized', 'CID Identity-H (Type0, CIDFontType2)'],
-		make: () => qpdf(base('web-chromium.pdf'), ['--linearize', '--deterministic-id']),
-		tags: WEB_TAGS,
-		braces: WEB_BRACES,
-	},
-	{
+		flags: ['--linearize', '--deterministic-id'],
+	}),
+	qpdfVariant(AGREEMENT, {
 		file: 'agreement-rotate90.pdf',
-		producer: 'qpdf (from libreoffice-odt)',
 		how: 'qpdf agreement-libreoffice.pdf --rotate=+90:1 (page 1 gets /Rotate 90; page 2 stays)',
 		features: ['rotated page (/Rotate 90)', 'mixed page sizes (Letter, A4)'],
-		make: () => qpdf(base('agreement-libreoffice.pdf'), ['--deterministic-id'], ['--rotate=+90:1']),
-		tags: AGREEMENT_TAGS,
-		braces: AGREEMENT_BRACES,
-	},
-	{
+		flags: ['--deterministic-id'],
+		after: ['--rotate=+90:1'],
+	}),
+	qpdfVariant(DELIVERY, {
 		file: 'delivery-rotate180-270.pdf',
-		producer: 'qpdf (from ghostscript)',
 		how: 'qpdf delivery-ghostscript.pdf --rotate=+180:1 --rotate=+270:2',
 		features: ['rotated page (/Rotate 180)', 'rotated page (/Rotate 270)', 'rotated text on a rotated page'],
-		make: () => qpdf(base('delivery-ghostscript.pdf'), ['--deterministic-id'], ['--rotate=+180:1', '--rotate=+270:2']),
-		tags: DELIVERY_TAGS,
-		braces: DELIVERY_BRACES,
-	},
+		flags: ['--deterministic-id'],
+		after: ['--rotate=+180:1', '--rotate=+270:2'],
+	}),
 	{
 		file: 'delivery-cropbox.pdf',
 		producer: 'pdf-lib (from ghostscript)',
@@ -381,36 +387,27 @@ const FIXTURES = [
 		tags: AGREEMENT_TAGS,
 		braces: AGREEMENT_BRACES,
 	},
-	{
+	qpdfVariant(AGREEMENT, {
 		file: 'agreement-rc4-128.pdf',
-		producer: 'qpdf (from libreoffice-odt)',
 		how: 'qpdf --static-id --allow-weak-crypto --encrypt "" esign-owner 128 --use-aes=n',
 		features: ['encrypted (RC4 128, R3)', 'empty user password'],
-		make: () => qpdf(base('agreement-libreoffice.pdf'), ['--static-id', '--allow-weak-crypto', '--encrypt', '', 'esign-owner', '128', '--use-aes=n', '--']),
-		tags: AGREEMENT_TAGS,
-		braces: AGREEMENT_BRACES,
-	},
-	{
+		flags: ['--static-id', '--allow-weak-crypto', '--encrypt', '', 'esign-owner', '128', '--use-aes=n', '--'],
+	}),
+	qpdfVariant(WEB, {
 		file: 'web-aes-256.pdf',
-		producer: 'qpdf (from chromium)',
 		how: 'qpdf --static-id --static-aes-iv --encrypt "" esign-owner 256',
 		features: ['encrypted (AES-256, R6)', 'empty user password', 'CID Identity-H (Type0, CIDFontType2)'],
 		randomKey: true,
-		make: () => qpdf(base('web-chromium.pdf'), ['--static-id', '--static-aes-iv', '--encrypt', '', 'esign-owner', '256', '--']),
-		tags: WEB_TAGS,
-		braces: WEB_BRACES,
-	},
-	{
+		flags: ['--static-id', '--static-aes-iv', '--encrypt', '', 'esign-owner', '256', '--'],
+	}),
+	qpdfVariant(DELIVERY, {
 		file: 'delivery-aes-256-userpw.pdf',
-		producer: 'qpdf (from ghostscript)',
 		how: 'qpdf --static-id --static-aes-iv --encrypt esign-user esign-owner 256',
 		features: ['encrypted (AES-256, R6)', 'user password required'],
 		randomKey: true,
 		password: 'esign-user',
-		make: () => qpdf(base('delivery-ghostscript.pdf'), ['--static-id', '--static-aes-iv', '--encrypt', 'esign-user', 'esign-owner', '256', '--']),
-		tags: DELIVERY_TAGS,
-		braces: DELIVERY_BRACES,
-	},
+		flags: ['--static-id', '--static-aes-iv', '--encrypt', 'esign-user', 'esign-owner', '256', '--'],
+	}),
 	{
 		file: 'scanned-image-only.pdf',
 		producer: 'pdf-lib (image from pdftoppm)',
@@ -450,6 +447,8 @@ const FIXTURES = [
 			return Array.from({ length: 12 }, (_, i) => ({ page: (i + 1) * 25, text: '{{client_name}}' }));
 		},
 	},
+	// Fillable forms (AcroForm fields): scripts/pdf-fixtures/makeForms.mjs.
+	...formFixtures({ epoch: EPOCH, soffice, qpdf, tmp: TMP }),
 ];
 const BENCH = {};
 
