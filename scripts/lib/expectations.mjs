@@ -7,13 +7,10 @@ import { secs } from './esign.mjs';
 import { signedOverTags } from './textTags.mjs';
 import { buildAndPack, stopChildren, stopServers } from './runtime.mjs';
 import { currentWaits } from './waits.mjs';
+import { CheckError } from './assert.mjs';
 
-/** A failed expectation: reported by its message alone (other errors with their stack). */
-export class CheckError extends Error {}
-
-export function assert(cond, msg) {
-	if (!cond) throw new CheckError(msg);
-}
+// The scripts import the check's error and assert from here, beside the frame that reports them.
+export { CheckError, assert } from './assert.mjs';
 
 /**
  * The frame of a test script. check(label, fn) runs fn and prints PASS with the note it resolves, or FAIL with the

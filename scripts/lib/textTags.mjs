@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { readPdf } from '../../test/support/pdfjsOracle.mjs';
-import { assert } from './expectations.mjs';
+import { assert } from './assert.mjs';
 import { RUNTIME_ROOT } from './runtime.mjs';
 import { ensureDebianPackages } from './services.mjs';
 
