@@ -1,42 +1,35 @@
+import { fold, foldText } from './fold';
 import type { Box, TextLine } from './layout';
 import { boxOf } from './layout';
 
 /**
- * Anchors: a text already in the document that a field is placed next to. Matching ignores case and treats any
- * run of white-space as one space; a match inside a longer word does not count ("Date" is not found in
- * "Update"), where the anchor's own ends are letters or digits, and neither does one inside a text tag.
+ * Anchors: a text already in the document that a field is placed next to. Both the anchor and the page's text are
+ * folded (fold.ts: case, white-space runs, typographic quotes and dashes, ligatures, full-width forms), so "Tenant's"
+ * finds "Tenant’s" and "efficiency" finds "eﬃciency" drawn as one glyph. A match inside a longer word does not count
+ * ("Date" is not found in "Update"), where the anchor's own ends are letters or digits, and neither does one inside
+ * a text tag.
  */
 
-const WORD = /[\p{L}\p{N}]/u;
+/** Letters, digits and the accents that continue them (folding takes "é" apart into "e" and its accent). */
+const WORD = /[\p{L}\p{N}\p{M}]/u;
 
 export interface AnchorMatch {
 	page: number;
 	box: Box;
 }
 
-/** The line's text with white-space runs as one space, lower-cased, and where each character came from. */
-function normalise(line: TextLine): { text: string; from: number[] } {
-	let text = '';
-	const from: number[] = [];
-	let space = false;
-	for (let i = 0; i < line.text.length; i++) {
-		const c = line.text[i];
-		if (/\s/.test(c)) {
-			space = text.length > 0;
-			continue;
-		}
-		if (space) {
-			text += ' ';
-			from.push(i - 1);
-			space = false;
-		}
-		text += c.toLowerCase();
-		from.push(i);
-	}
-	return { text, from };
-}
+/** Whether the character of `text` that ends just before `at` (or starts at `at`) is part of a word. */
+const wordBefore = (text: string, at: number) => at > 0 && WORD.test(String.fromCodePoint(text.codePointAt(at >= 2 && (text.charCodeAt(at - 1) & 0xfc00) === 0xdc00 ? at - 2 : at - 1) as number));
+const wordAt = (text: string, at: number) => at < text.length && WORD.test(String.fromCodePoint(text.codePointAt(at) as number));
 
-export const normaliseAnchor = (anchor: string) => anchor.trim().replace(/\s+/g, ' ').toLowerCase();
+/** The anchor as matching sees it: folded, one space for any run of white-space, trimmed; '' when nothing is left. */
+export const normaliseAnchor = (anchor: string) => foldText(anchor);
+
+/** The text tags of a line as [start, end) spans of its text (the same braces tags.ts reads). */
+function tagSpans(text: string): number[][] {
+	if (!text.includes('{')) return [];
+	return [...text.matchAll(/\{\s*\{[^{}]*\}\s*\}/g)].map((m) => [m.index, m.index + m[0].length]);
+}
 
 /** Every occurrence of each anchor on a page's lines, in reading order of the content, keyed by normaliseAnchor. */
 export function findAnchors(lines: TextLine[], page: number, anchors: string[]): Map<string, AnchorMatch[]> {
@@ -46,23 +39,26 @@ export function findAnchors(lines: TextLine[], page: number, anchors: string[]):
 		if (wanted) found.set(wanted, []);
 	}
 	if (!found.size) return found;
+	const wanted = [...found].map(([text, matches]) => ({ text, matches, wordStart: wordAt(text, 0), wordEnd: wordBefore(text, text.length) }));
 	for (const line of lines) {
-		// Each line is normalised once, whatever the number of anchors.
-		const { text, from } = normalise(line);
+		// Each line is folded once, whatever the number of anchors.
+		const { text, from } = fold(line.text);
 		// Text inside a tag ({{signature:1}}) is the tag's, not the document's: "Signature:" is not found there.
-		const tags = [...text.matchAll(/\{ ?\{[^{}]*\} ?\}/g)].map((m) => [m.index, m.index + m[0].length]);
-		for (const [wanted, matches] of found) {
-			const wordStart = WORD.test(wanted[0]);
-			const wordEnd = WORD.test(wanted[wanted.length - 1]);
+		const tags = tagSpans(line.text);
+		for (const { text: anchor, matches, wordStart, wordEnd } of wanted) {
 			// Tags and matches both run left to right: the only tag a match can overlap is the first that ends after it starts.
 			let tag = 0;
-			for (let at = text.indexOf(wanted); at >= 0; at = text.indexOf(wanted, at + 1)) {
-				const end = at + wanted.length;
-				while (tag < tags.length && tags[tag][1] <= at) tag++;
-				if (tag < tags.length && tags[tag][0] < end) continue;
-				if (wordStart && at > 0 && WORD.test(text[at - 1])) continue;
-				if (wordEnd && end < text.length && WORD.test(text[end])) continue;
-				matches.push({ page, box: boxOf(line, from[at], from[end - 1] + 1) });
+			for (let at = text.indexOf(anchor); at >= 0; at = text.indexOf(anchor, at + 1)) {
+				const end = at + anchor.length;
+				// The match in the line's own text: from its first folded unit's source to past its last one's.
+				const start = from[at];
+				const stop = from[end - 1] + 1;
+				while (tag < tags.length && tags[tag][1] <= start) tag++;
+				if (tag < tags.length && tags[tag][0] < stop) continue;
+				if (wordStart && wordBefore(text, at)) continue;
+				if (wordEnd && wordAt(text, end)) continue;
+				// A ligature matched in part ("fi" of "ﬃ") still gives its whole glyph: boxes are per glyph.
+				matches.push({ page, box: boxOf(line, start, stop) });
 			}
 		}
 	}

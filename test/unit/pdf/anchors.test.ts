@@ -1,6 +1,8 @@
 // Anchor texts (nodes/ESign/pdf/anchors.ts): matching ignores case and treats white-space runs as one space; a
 // match must not be part of a longer word (where the anchor ends in a letter or digit) nor inside a text tag; every
-// occurrence counts. Lines are made by hand (test/unit/pdf/lines.ts), so boxes are known without the layout code.
+// occurrence counts. Both sides are folded (fold.ts) first: typographic quotes and dashes, ligatures, full-width forms
+// and Unicode spaces match what a person types, and a match's box is the union of the glyphs its characters came
+// from. Lines are made by hand (test/unit/pdf/lines.ts), so boxes are known without the layout code.
 import { findAnchor, findAnchors, normaliseAnchor } from '../../../nodes/ESign/pdf/anchors';
 import { glyphBox, line } from './lines';
 
@@ -64,6 +66,73 @@ describe('findAnchor', () => {
 	it('an empty anchor finds nothing', () => {
 		expect(boxes([line('anything')], '   ')).toEqual([]);
 		expect(normaliseAnchor('  A  b ')).toBe('a b');
+		expect(normaliseAnchor('\u00AD\u200B\u00A0')).toBe('');
+		expect(boxes([line('anything')], '\u00AD\u200B')).toEqual([]);
+	});
+
+	it('normaliseAnchor folds as the page is folded, and folding its own result changes nothing', () => {
+		const anchor = normaliseAnchor('  Tenant\u2019s  \uFB01le \u2014 \uFF26ULL ');
+		expect(anchor).toBe("tenant's file - full");
+		expect(normaliseAnchor(anchor)).toBe(anchor);
+	});
+});
+
+describe('anchors as people type them (folded on both sides)', () => {
+	it('a straight quote finds a typographic one, and the other way round', () => {
+		expect(boxes([line('Tenant\u2019s signature')], "Tenant's signature")).toEqual([glyphBox(0, 17)]);
+		expect(boxes([line("Tenant's signature")], 'Tenant\u2019s')).toEqual([glyphBox(0, 7)]);
+		expect(boxes([line('\u201CBuyer\u201D')], '"buyer"')).toEqual([glyphBox(0, 6)]);
+	});
+
+	it('a hyphen finds a dash or a minus sign', () => {
+		expect(boxes([line('Date \u2013 Place'), line('Date \u2212 Place', { y: 200 })], 'date - place')).toEqual([glyphBox(0, 11), glyphBox(0, 11, { y: 200 })]);
+	});
+
+	it('a word typed with separate letters finds it drawn with a ligature glyph: the box spans the glyphs', () => {
+		// "e", "ﬃ", "c", "i", "e", "n", "c", "y": eight glyphs.
+		expect(boxes([line('e\uFB03ciency')], 'efficiency')).toEqual([glyphBox(0, 7)]);
+		expect(boxes([line('The Bene\uFB01ciary signs')], 'beneficiary')).toEqual([glyphBox(4, 13)]);
+		// A line whose glyph already reads "fi" (the font layer expanded the ligature) is found the same way.
+		const expanded = { ...line('Bene#ciary'), text: 'Beneficiary', glyphOf: [0, 1, 2, 3, 4, 4, 5, 6, 7, 8, 9] };
+		expect(findAnchor([expanded], 2, 'beneficiary').map((m) => m.box)).toEqual([glyphBox(0, 9)]);
+	});
+
+	it('a typed ligature finds separate letters', () => {
+		expect(boxes([line('office')], 'o\uFB03ce')).toEqual([glyphBox(0, 5)]);
+	});
+
+	it('a compatibility form matched in part still gives its whole glyph', () => {
+		// "⑴" reads "(1)": the anchor "(1" ends inside it, and the box is the glyph's.
+		expect(boxes([line('\u2474 Name')], '(1')).toEqual([glyphBox(0, 0)]);
+	});
+
+	it('full-width letters, no-break and other Unicode spaces', () => {
+		expect(boxes([line('\uFF26\uFF55\uFF4C\uFF4C Name')], 'Full Name')).toEqual([glyphBox(0, 8)]);
+		expect(boxes([line('Full\u00A0Name'), line('Full\u202FName', { y: 200 })], 'full name')).toEqual([glyphBox(0, 8), glyphBox(0, 8, { y: 200 })]);
+		expect(boxes([line('Full Name')], 'Full\u3000Name')).toEqual([glyphBox(0, 8)]);
+	});
+
+	it('soft hyphens and zero-width characters inside the page\'s word do not stop a match', () => {
+		expect(boxes([line('Signa\u00ADture:')], 'Signature:')).toEqual([glyphBox(0, 10)]);
+		expect(boxes([line('Sig\u200Bnature')], 'signature')).toEqual([glyphBox(0, 9)]);
+	});
+
+	it('a precomposed accent and a combining one match each other', () => {
+		expect(boxes([line('Re\u0301sume\u0301:')], 'R\u00E9sum\u00E9:')).toEqual([glyphBox(0, 8)]);
+		expect(boxes([line('R\u00E9sum\u00E9:')], 'Re\u0301sume\u0301:')).toEqual([glyphBox(0, 6)]);
+	});
+
+	it('whole words still count after folding', () => {
+		expect(boxes([line('\uFB01nal')], 'nal')).toEqual([]);
+		expect(boxes([line('\uFF35\uFF50\uFF44\uFF41\uFF54\uFF45')], 'date')).toEqual([]);
+		// An accent continues its letter's word: "resume" is not found in "resumé" written with a combining accent.
+		expect(boxes([line('resume\u0301')], 'resume')).toEqual([]);
+		expect(boxes([line('resum\u00E9')], 'resume')).toEqual([]);
+	});
+
+	it('not inside a tag, where folding changed the lengths before the tag', () => {
+		expect(boxes([line('\uFB03 {{date:1}} date \uFB03')], 'date')).toEqual([glyphBox(13, 16)]);
+		expect(boxes([line('\uFB03 {{text:1:\uFB03}} \uFB03')], 'ffi')).toEqual([glyphBox(0, 0), glyphBox(15, 15)]);
 	});
 });
 
