@@ -81,7 +81,8 @@ export class PdfText {
 		const content = this.content(pageNumber);
 		this.readAhead(pageNumber);
 		const data = await content;
-		const builder = new LineBuilder(keep);
+		// Text wholly off the displayed page is not the page's (layout.ts).
+		const builder = new LineBuilder(keep, { width: page.width, height: page.height });
 		const runner = new ContentRunner(this.doc, builder.add, this.fonts);
 		await runner.runPage(data, page.resources, displayMatrix(page));
 		builder.flush();

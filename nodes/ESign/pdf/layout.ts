@@ -6,6 +6,11 @@ import { PdfError } from './objects';
  * the same direction on the same baseline without stepping back; a gap wider than 15 % of the font size reads as a
  * space. Boxes are em boxes (from 0.2 em below the baseline to 0.8 em above it, across the glyph's own advance),
  * on the displayed page; they are worked out only for the text a search asks about.
+ *
+ * Text wholly outside the page as displayed (a table of contents drawn past the right edge and clipped) is dropped
+ * before it reaches a line: a viewer shows none of it, so it is neither a tag nor an anchor. Poppler's text output
+ * does the same (it throws away characters outside the page); pdf.js's getTextContent keeps them, though its
+ * canvas shows nothing there. A glyph partly on the page stays.
  */
 
 export interface Box {
@@ -52,6 +57,22 @@ export function emBox(line: TextLine, index: number): Box {
 	return { left, top, right, bottom };
 }
 
+/** The displayed page's size: glyphs wholly outside 0..width × 0..height are not text of the page. */
+export interface PageArea {
+	width: number;
+	height: number;
+}
+
+/** Whether the em box of a placed glyph lies wholly outside the page (touching an edge counts as on it). */
+function offPage(g: PlacedGlyph, page: PageArea): boolean {
+	// The box's corners are the origin plus 0 or 1 advance plus −DESCENT or ASCENT heights: extremes per axis.
+	const left = g.x + Math.min(0, g.ax) + Math.min(-DESCENT * g.hx, ASCENT * g.hx);
+	const right = g.x + Math.max(0, g.ax) + Math.max(-DESCENT * g.hx, ASCENT * g.hx);
+	const top = g.y + Math.min(0, g.ay) + Math.min(-DESCENT * g.hy, ASCENT * g.hy);
+	const bottom = g.y + Math.max(0, g.ay) + Math.max(-DESCENT * g.hy, ASCENT * g.hy);
+	return right < 0 || left > page.width || bottom < 0 || top > page.height;
+}
+
 export class LineBuilder {
 	readonly lines: TextLine[] = [];
 	private current: TextLine | undefined;
@@ -62,7 +83,11 @@ export class LineBuilder {
 	private endY = 0;
 	private count = 0;
 
-	constructor(private readonly keep: (line: TextLine) => boolean = () => true) {}
+	/** `page`: the displayed page, when known; glyphs wholly outside it are dropped. */
+	constructor(
+		private readonly keep: (line: TextLine) => boolean = () => true,
+		private readonly page?: PageArea,
+	) {}
 
 	add = (g: PlacedGlyph): void => {
 		if (++this.count > MAX_PAGE_GLYPHS) {
@@ -70,6 +95,7 @@ export class LineBuilder {
 		}
 		const size = Math.hypot(g.hx, g.hy);
 		if (!(size > 0) || !Number.isFinite(g.x) || !Number.isFinite(g.y)) return;
+		if (this.page && offPage(g, this.page)) return;
 		const length = Math.hypot(g.ax, g.ay);
 		// The writing direction: the advance, or (for a zero-width glyph) the height turned a quarter clockwise.
 		const dx = length > 0 ? g.ax / length : -g.hy / size;

@@ -1,18 +1,20 @@
 // Lines from placed glyphs (nodes/ESign/pdf/layout.ts): a glyph continues the line when it runs in the same
 // direction on the same baseline without stepping back; a gap wider than 15 % of the font size reads as a space.
 // Glyphs are given on the displayed page (y down), as the interpreter places them.
+import { PdfText } from '../../../nodes/ESign/pdf';
 import type { PlacedGlyph } from '../../../nodes/ESign/pdf/content';
 import { LineBuilder, boxOf, emBox } from '../../../nodes/ESign/pdf/layout';
 import { PdfError } from '../../../nodes/ESign/pdf/objects';
-import type { TextLine } from '../../../nodes/ESign/pdf/layout';
+import type { PageArea, TextLine } from '../../../nodes/ESign/pdf/layout';
+import { pagesPdf } from '../../support/pdfRaw';
 
 /** A horizontal glyph at (x, y): `width` wide, `size` high (the height vector points up the page: −y). */
 const h = (text: string, x: number, y = 100, width = 5, size = 10): PlacedGlyph => ({ text, x, y, ax: width, ay: 0, hx: 0, hy: -size });
 /** A glyph of text reading upwards (turned 90° counter-clockwise): it advances towards −y, its height towards −x. */
 const up = (text: string, x: number, y: number, width = 5, size = 10): PlacedGlyph => ({ text, x, y, ax: 0, ay: -width, hx: -size, hy: 0 });
 
-function build(glyphs: PlacedGlyph[], keep?: (line: TextLine) => boolean) {
-	const builder = new LineBuilder(keep);
+function build(glyphs: PlacedGlyph[], keep?: (line: TextLine) => boolean, page?: PageArea) {
+	const builder = new LineBuilder(keep, page);
 	for (const glyph of glyphs) builder.add(glyph);
 	builder.flush();
 	return builder.lines;
@@ -95,6 +97,55 @@ describe('what is dropped', () => {
 	it('lines `keep` refuses', () => {
 		const lines = build([h('{', 0), h('A', 0, 300), h('{', 0, 500)], (line) => line.text.includes('{'));
 		expect(lines.map((line) => line.text)).toEqual(['{', '{']);
+	});
+});
+
+describe('text wholly outside the displayed page is dropped', () => {
+	const page = { width: 200, height: 300 };
+	const onPage = (glyphs: PlacedGlyph[]) => build(glyphs, undefined, page).map((line) => line.text);
+
+	it('past each edge: the em box wholly outside', () => {
+		// Horizontal glyphs 5 wide, size 10: the box runs from x to x + 5 and from y − 8 to y + 2.
+		expect(onPage([h('L', -5.1), h('R', 200.1), h('T', 50, -2.1), h('B', 50, 308.1)])).toEqual([]);
+	});
+
+	it('a glyph partly on the page stays, and one touching an edge', () => {
+		expect(onPage([h('L', -4.9, 20)])).toEqual(['L']);
+		expect(onPage([h('R', 199.9, 40)])).toEqual(['R']);
+		expect(onPage([h('T', 50, -1.9)])).toEqual(['T']);
+		expect(onPage([h('B', 50, 307.9)])).toEqual(['B']);
+		expect(onPage([h('E', -5, 60), h('F', 200, 80)])).toEqual(['E', 'F']);
+	});
+
+	it('a line running off the right edge keeps what the page shows of it', () => {
+		// A table of contents drawn from x = 190 on: "Sig" is on the page ("S" at 190, "i" at 195, "g" at 200 touching it).
+		expect(onPage([...'Signature'].map((c, k) => h(c, 190 + 5 * k)))).toEqual(['Sig']);
+	});
+
+	it('text reading upwards: its box lies across the baseline direction', () => {
+		// Origin (x, 100), height towards −x: the box spans x − 8 to x + 2.
+		expect(onPage([up('A', -2.1, 100)])).toEqual([]);
+		expect(onPage([up('A', -1.9, 100)])).toEqual(['A']);
+		expect(onPage([up('A', 208.1, 100)])).toEqual([]);
+		expect(onPage([up('A', 207.9, 100)])).toEqual(['A']);
+	});
+
+	it('without a page every glyph is kept', () => {
+		expect(texts([h('A', 5000), h('B', -5000, 100)])).toEqual(['A', 'B']);
+	});
+
+	it('PdfText reads a page as displayed: text past the CropBox of a turned page is not a line', async () => {
+		// MediaBox 612 × 792, CropBox 0 0 300 400 turned 90°: displayed 400 × 300. Text at user x 250 is on it; at
+		// x 350 (in the MediaBox, outside the CropBox) and at x 2,600 it is not.
+		const bytes = pagesPdf([
+			{
+				cropBox: [0, 0, 300, 400],
+				rotate: 90,
+				content: 'BT /F1 10 Tf 250 100 Td (Shown) Tj ET BT /F1 10 Tf 350 100 Td (Cropped) Tj ET BT /F1 10 Tf 2600 100 Td (Contents) Tj ET',
+			},
+		]);
+		const pdf = await PdfText.open(bytes);
+		expect((await pdf.lines(1)).map((line) => line.text)).toEqual(['Shown']);
 	});
 });
 
