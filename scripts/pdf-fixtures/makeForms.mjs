@@ -2,7 +2,7 @@
 // Each recipe returns the PDF's bytes; make.mjs writes them, reads them with the pdf.js oracle and the manifest.
 import pdfLib from 'pdf-lib';
 
-const { PDFDocument, PDFName, PDFString, PDFArray, StandardFonts } = pdfLib;
+const { PDFDocument, PDFName, PDFString, PDFHexString, PDFArray, StandardFonts, degrees } = pdfLib;
 
 /** A pdf-lib document with fixed dates (same bytes at every run). */
 async function freshDoc(epoch) {
@@ -104,6 +104,84 @@ export async function formPdflib(epoch) {
 }
 
 /** The fillable fixtures, in make.mjs's FIXTURES shape (no tags: their text holds none). */
+/** A text string as UTF-16BE with its byte order mark (how producers write names outside PDFDocEncoding). */
+const utf16 = (text) => PDFHexString.of(`FEFF${[...text].map((c) => c.charCodeAt(0).toString(16).padStart(4, '0')).join('')}`);
+
+/**
+ * form-tree.pdf: a field tree written with pdf-lib's low-level objects, so every case is exact: inherited names and
+ * flags, a field with widgets on two pages, a node without /T, a UTF-16 name, choices as [export, display] pairs,
+ * a widget /Fields does not reach (only its page's /Annots and its /Parent), a NoView widget; pages turned by
+ * /Rotate 90 and 270 and offset by a CropBox.
+ */
+export async function formTree(epoch) {
+	const doc = await freshDoc(epoch);
+	const { context } = doc;
+	const font = await doc.embedFont(StandardFonts.Helvetica);
+	const pages = [
+		doc.addPage([612, 792]),
+		doc.addPage([612, 792]),
+		doc.addPage([612, 792]),
+		doc.addPage([595.28, 841.89]),
+	];
+	pages[1].setRotation(degrees(90));
+	pages[2].setCropBox(50, 100, 512, 642);
+	pages[3].setCropBox(30, 40, 500, 700);
+	pages[3].setRotation(degrees(270));
+	const notes = [
+		'Page 1: applicant.name, applicant.email (first widget), applicant.id, comments.text, Prénom',
+		'Page 2 (Rotate 90): consent, plan, applicant_signature',
+		'Page 3 (CropBox offset): applicant.email (second widget), phone, extra (reached only through /Annots)',
+		'Page 4 (CropBox and Rotate 270): witness_signature, hidden_note',
+	];
+	pages.forEach((page, i) => page.drawText(notes[i], { x: 60, y: 600, size: 9, font }));
+
+	const ref = (dict) => context.register(context.obj(dict));
+	const widget = (page, rect, extra = {}) => {
+		const w = ref({ Type: 'Annot', Subtype: 'Widget', F: 4, Rect: rect, P: page.ref, ...extra });
+		addAnnot(page, w);
+		return w;
+	};
+	/** A field node: `own` entries, then its kids (each a ref) and the /Parent links back. */
+	const field = (own, kids = []) => {
+		const f = ref({ ...own, ...(kids.length ? { Kids: kids } : {}) });
+		for (const kid of kids) context.lookup(kid).set(PDFName.of('Parent'), f);
+		return f;
+	};
+	const [one, two, three, four] = pages;
+
+	// applicant: /FT /Tx and Required (Ff 2) for its kids; "id" sets its own Ff (ReadOnly), which wins.
+	const name = widget(one, [150, 700, 400, 720], { T: PDFString.of('name') });
+	const emailWidgets = [widget(one, [150, 670, 400, 690]), widget(three, [120, 500, 360, 520])];
+	const email = field({ T: PDFString.of('email') }, emailWidgets);
+	const id = widget(one, [150, 640, 260, 660], { T: PDFString.of('id'), Ff: 1 });
+	const applicant = field({ T: PDFString.of('applicant'), FT: 'Tx', Ff: 2 }, [name, email, id]);
+	// A node without /T adds nothing to the name; Multiline (bit 13) set on it reaches its kid.
+	const comments = field({ FT: 'Tx', Ff: 4096 }, [widget(one, [150, 520, 450, 610], { T: PDFString.of('comments') })]);
+	const prenom = widget(one, [150, 480, 300, 500], { T: utf16('Prénom'), FT: 'Tx' });
+
+	const consent = widget(two, [100, 600, 116, 616], { T: PDFString.of('consent'), FT: 'Btn', Ff: 2 });
+	const plan = widget(two, [100, 550, 260, 570], {
+		T: PDFString.of('plan'), FT: 'Ch', Ff: 1 << 17,
+		Opt: [[PDFString.of('b'), PDFString.of('Basic')], [PDFString.of('p'), PDFString.of('Pro')], PDFString.of('Enterprise')],
+	});
+	const applicantSignature = widget(two, [100, 450, 320, 500], { T: PDFString.of('applicant_signature'), FT: 'Sig' });
+
+	const phone = widget(three, [120, 450, 300, 470], { T: PDFString.of('phone'), FT: 'Tx' });
+	// "extra": a field /Fields does not list; its widget is only in page 3's /Annots.
+	field({ T: PDFString.of('extra'), FT: 'Tx', Ff: 2 }, [widget(three, [120, 400, 300, 420])]);
+
+	const witness = widget(four, [100, 300, 320, 340], { T: PDFString.of('witness_signature'), FT: 'Sig' });
+	const hiddenNote = widget(four, [100, 250, 320, 270], { T: PDFString.of('hidden_note'), FT: 'Tx', F: 4 | 32 });
+
+	const acroForm = ref({
+		Fields: [applicant, comments, prenom, consent, plan, applicantSignature, phone, witness, hiddenNote],
+		NeedAppearances: true,
+		DA: PDFString.of('/Helv 10 Tf 0 g'),
+	});
+	doc.catalog.set(PDFName.of('AcroForm'), acroForm);
+	return Buffer.from(await doc.save());
+}
+
 /** `tools`: { epoch, soffice, qpdf, tmp } from make.mjs. */
 export function formFixtures({ epoch }) {
 	return [
@@ -115,6 +193,18 @@ export function formFixtures({ epoch }) {
 				'read-only text', 'hidden widget', 'push button', 'radio group', 'signature fields (/FT /Sig) on page 2',
 				'2 pages Letter'],
 			make: () => formPdflib(epoch),
+			tags: [],
+			braces: [],
+		},
+		{
+			file: 'form-tree.pdf',
+			producer: 'pdf-lib (low-level field tree)',
+			how: 'scripts/pdf-fixtures/makeForms.mjs formTree: field dictionaries written with pdf-lib low-level objects (default save)',
+			features: ['AcroForm fields', 'inherited /FT and /Ff', 'names joined through the tree', 'node without /T',
+				'one field with widgets on two pages', 'UTF-16 field name', 'choices as [export, display] pairs',
+				'widget reached only through /Annots and /Parent', 'NoView widget', 'signature fields (/FT /Sig)',
+				'rotated page (/Rotate 90)', 'CropBox offset', 'CropBox and /Rotate 270', 'object streams', 'xref stream'],
+			make: () => formTree(epoch),
 			tags: [],
 			braces: [],
 		},
