@@ -3,6 +3,8 @@
  * character codes into Unicode and, for the standard fonts, into glyph names for their widths.
  */
 
+import { textOfGlyphName } from './glyphList';
+
 // Adobe Glyph List names of the Latin range and common typography ("name hex" pairs).
 const NAMES =
 	'space 20 exclam 21 quotedbl 22 numbersign 23 dollar 24 percent 25 ampersand 26 quotesingle 27 parenleft 28 ' +
@@ -45,27 +47,10 @@ const NAME_BY_UNICODE = new Map<string, string>();
 	}
 }
 
-/** Unicode of a glyph name: the list above, then uniXXXX, uXXXX[XX], and ligature/suffix forms (f_i, a.sc). */
+/** Unicode of a glyph name: the list above (the common names, no parse), then the full Adobe Glyph List and the
+ * name forms producers write (glyphList.ts). */
 export function unicodeOfName(name: string): string | undefined {
-	const known = UNICODE_BY_NAME.get(name);
-	if (known !== undefined) return known;
-	const base = name.split('.')[0];
-	if (base !== name && base) return unicodeOfName(base);
-	if (base.includes('_')) {
-		const parts = base.split('_').map(unicodeOfName);
-		return parts.every((p) => p !== undefined) ? parts.join('') : undefined;
-	}
-	let match = /^uni((?:[0-9A-F]{4})+)$/.exec(base);
-	if (match) {
-		const units = match[1].match(/.{4}/g) as string[];
-		return String.fromCharCode(...units.map((u) => parseInt(u, 16)));
-	}
-	match = /^u([0-9A-F]{4,6})$/.exec(base);
-	if (match) {
-		const code = parseInt(match[1], 16);
-		return code <= 0x10ffff && (code < 0xd800 || code > 0xdfff) ? String.fromCodePoint(code) : undefined;
-	}
-	return undefined;
+	return UNICODE_BY_NAME.get(name) ?? textOfGlyphName(name);
 }
 
 const nameOfUnicode = (char: string) => NAME_BY_UNICODE.get(char);

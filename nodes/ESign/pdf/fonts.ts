@@ -1,14 +1,17 @@
 import { CMap } from './cmap';
 import type { PdfDocument } from './document';
 import { ENCODINGS, unicodeOfName } from './encodings';
+import { programEncoding } from './fontProgram';
+import { symbolicBuiltIn } from './glyphList';
 import { PdfDict, PdfName, PdfStream, isName, isNumber } from './objects';
 import type { PdfObject } from './objects';
 import standardFonts from './standardFonts.json';
 
 /**
  * Fonts as text needs them: how a string splits into character codes, each code's advance width and its Unicode
- * text. Font programs are never parsed: widths come from /Widths and /W (or the standard fonts' metrics), text
- * from ToUnicode, then the encoding's glyph names (9.10.2).
+ * text. Widths come from /Widths and /W (or the standard fonts' metrics); text from ToUnicode, then the encoding's
+ * glyph names (9.10.2), where the PDF names no base encoding the font program's own (fontProgram.ts; read only
+ * then, as pdf.js does), the symbolic standard fonts' built-in ones; ligatures come out as their letters.
  */
 
 export interface Glyph {
@@ -27,6 +30,18 @@ export interface PdfFont {
 
 /** Widths a CID font's /W may set (CIDs run to 65,535; overlapping ranges are counted each time). */
 const MAX_CID_WIDTHS = 200_000;
+
+/**
+ * The Latin ligatures U+FB00–FB06 as their letters, as pdf.js's text content gives them ("ﬁ" → "fi"): a user
+ * types the letters, and anchors are matched on them. The glyph stays one glyph (layout maps each unit to it).
+ */
+const LIGATURES = ['ff', 'fi', 'fl', 'ffi', 'ffl', '\u017ft', 'st'];
+
+export function expandLigatures(text: string): string {
+	if (text.length !== 1) return text.replace(/[\ufb00-\ufb06]/g, (char) => LIGATURES[char.charCodeAt(0) - 0xfb00]);
+	const code = text.charCodeAt(0);
+	return code >= 0xfb00 && code <= 0xfb06 ? LIGATURES[code - 0xfb00] : text;
+}
 
 const STANDARD = standardFonts as unknown as Record<string, Record<string, number> | number[] | string>;
 
@@ -103,12 +118,27 @@ async function simpleFont(doc: PdfDocument, dict: PdfDict, subtype: string): Pro
 	// A copy: Differences are written into it.
 	const glyphNames: Array<string | undefined> = (known ?? (symbolic || isSymbolFont ? new Array(256).fill(undefined) : ENCODINGS.StandardEncoding)).slice();
 	let code = 0;
+	const differ = new Set<number>();
 	for (const item of differences) {
 		const resolved = await doc.resolve(item);
 		if (isNumber(resolved)) code = resolved;
-		else if (resolved instanceof PdfName && code >= 0 && code < 256) glyphNames[code++] = resolved.name;
+		else if (resolved instanceof PdfName && code >= 0 && code < 256) {
+			differ.add(code);
+			glyphNames[code++] = resolved.name;
+		}
 	}
 	const toUnicode = await toUnicodeOf(doc, dict);
+	// No ToUnicode and no base encoding: the font program's own encoding gives the names Differences do not.
+	let programText: Array<string | undefined> | undefined;
+	if (!toUnicode && !known) {
+		const program = await programEncoding(doc, descriptor);
+		program?.names?.forEach((name, c) => {
+			if (name && name !== '.notdef' && !differ.has(c) && unicodeOfName(name) !== undefined) glyphNames[c] = name;
+		});
+		// A TrueType program gives text for a symbolic font only (a non-symbolic one is read through its names).
+		if (symbolic) programText = program?.text;
+		if (!program && isSymbolFont) programText = symbolicBuiltIn(standard);
+	}
 	// Widths: /Widths from FirstChar, else the standard font's metrics, else MissingWidth.
 	const firstChar = Number((await doc.get(dict, 'FirstChar')) ?? 0) || 0;
 	const widths = await numbers(doc, dict.get('Widths'));
@@ -126,8 +156,9 @@ async function simpleFont(doc: PdfDocument, dict: PdfDict, subtype: string): Pro
 		if (!isNumber(width)) width = missing;
 		let text = toUnicode?.unicode(c);
 		if (text === undefined && glyph) text = unicodeOfName(glyph);
+		if (text === undefined && !differ.has(c)) text = programText?.[c];
 		if (text === undefined) text = c >= 32 && c < 127 ? String.fromCharCode(c) : '\ufffd';
-		table.push({ width: width * scale, text, wordSpace: c === 32 });
+		table.push({ width: width * scale, text: expandLigatures(text), wordSpace: c === 32 });
 	}
 	return {
 		vertical: false,
@@ -185,7 +216,7 @@ async function compositeFont(doc: PdfDocument, dict: PdfDict): Promise<PdfFont> 
 		let glyph = known.get(key);
 		if (!glyph) {
 			const width = vertical ? 1000 : widths.get(cmap.cid(code)) ?? defaultWidth;
-			glyph = { width: width / 1000, text: toUnicode?.unicode(code) ?? '\ufffd', wordSpace: length === 1 && code === 32 };
+			glyph = { width: width / 1000, text: expandLigatures(toUnicode?.unicode(code) ?? '\ufffd'), wordSpace: length === 1 && code === 32 };
 			if (known.size < 65536) known.set(key, glyph);
 		}
 		return glyph;

@@ -1,0 +1,60 @@
+import { cffBuiltInEncoding } from './cff';
+import type { PdfDocument } from './document';
+import { PdfDict, PdfError, PdfStream, isName, isNumber } from './objects';
+import { trueTypeSymbolicText } from './trueType';
+import { type1BuiltInEncoding } from './type1Program';
+import type { BuiltInEncoding } from './type1Program';
+
+/**
+ * What an embedded font program says about its codes, for a simple font whose PDF dictionary gives no usable
+ * encoding: a Type 1 (FontFile) or CFF (FontFile3 /Type1C) program's built-in encoding as glyph names, or a
+ * symbolic TrueType (FontFile2) program's text by code. Read only when a font needs it, once per font dictionary
+ * (fonts are cached per document).
+ */
+
+export interface ProgramEncoding {
+	/** glyph names by code, from the program's own encoding */
+	names?: BuiltInEncoding;
+	/** text by code (a TrueType program: code → glyph → name or Unicode) */
+	text?: Array<string | undefined>;
+}
+
+/** A program's bytes, or undefined when they cannot be had; a limit error still stops the read. */
+async function programData(doc: PdfDocument, stream: PdfStream): Promise<Uint8Array | undefined> {
+	let failure: unknown;
+	try {
+		return await doc.streamData(stream);
+	} catch (error) {
+		failure = error;
+	}
+	// A damaged program leaves the font as it was; a limit is the read's limit, as for every stream.
+	if (failure instanceof PdfError && failure.kind === 'limit') throw failure;
+	return undefined;
+}
+
+/** The program's own encoding, or undefined (no program, an unknown kind, or one that cannot be read). */
+export async function programEncoding(doc: PdfDocument, descriptor: PdfDict | undefined): Promise<ProgramEncoding | undefined> {
+	if (!descriptor) return undefined;
+	const type1 = await doc.resolve(descriptor.get('FontFile'));
+	if (type1 instanceof PdfStream) {
+		const data = await programData(doc, type1);
+		const length1 = await doc.get(type1.dict, 'Length1');
+		const names = data && type1BuiltInEncoding(data, isNumber(length1) ? length1 : undefined);
+		return names ? { names } : undefined;
+	}
+	const cff = await doc.resolve(descriptor.get('FontFile3'));
+	if (cff instanceof PdfStream) {
+		const subtype = await doc.get(cff.dict, 'Subtype');
+		if (!isName(subtype, 'Type1C')) return undefined;
+		const data = await programData(doc, cff);
+		const names = data && cffBuiltInEncoding(data);
+		return names ? { names } : undefined;
+	}
+	const trueType = await doc.resolve(descriptor.get('FontFile2'));
+	if (trueType instanceof PdfStream) {
+		const data = await programData(doc, trueType);
+		const text = data && trueTypeSymbolicText(data);
+		return text ? { text } : undefined;
+	}
+	return undefined;
+}
