@@ -448,7 +448,7 @@ const FIXTURES = [
 		},
 	},
 	// Fillable forms (AcroForm fields): scripts/pdf-fixtures/makeForms.mjs.
-	...formFixtures({ epoch: EPOCH, soffice, qpdf, tmp: TMP }),
+	...formFixtures({ epoch: EPOCH, run, tmp: TMP }),
 ];
 const BENCH = {};
 

@@ -1,8 +1,25 @@
 // Fillable PDF fixtures (AcroForm fields) for the form-field reader (nodes/ESign/pdf/forms.ts), made by make.mjs.
 // Each recipe returns the PDF's bytes; make.mjs writes them, reads them with the pdf.js oracle and the manifest.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import pdfLib from 'pdf-lib';
+import { pinVolatile } from './pdfEdit.mjs';
 
 const { PDFDocument, PDFName, PDFString, PDFHexString, PDFArray, StandardFonts, degrees } = pdfLib;
+
+const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'test', 'fixtures', 'pdf', 'src');
+// Writer's PDF export with its form controls as form fields (the filter options as JSON, LibreOffice >= 7.4).
+const PDF_WITH_FIELDS = 'pdf:writer_pdf_Export:{"ExportFormFields":{"type":"boolean","value":"true"}}';
+
+/** form-controls.pdf: LibreOffice Writer exports src/form-controls.fodt with its form fields; dates and /ID pinned. */
+function formControls({ epoch, run, tmp }) {
+	const outdir = mkdtempSync(path.join(tmp, 'soffice-forms-'));
+	const src = path.join(SRC, 'form-controls.fodt');
+	run('soffice', ['--headless', '--norestore', `-env:UserInstallation=${pathToFileURL(path.join(tmp, 'lo-profile')).href}`,
+		'--convert-to', PDF_WITH_FIELDS, '--outdir', outdir, src]);
+	return pinVolatile(readFileSync(path.join(outdir, 'form-controls.pdf')), epoch);
+}
 
 /** A pdf-lib document with fixed dates (same bytes at every run). */
 async function freshDoc(epoch) {
@@ -182,8 +199,9 @@ export async function formTree(epoch) {
 	return Buffer.from(await doc.save());
 }
 
-/** `tools`: { epoch, soffice, qpdf, tmp } from make.mjs. */
-export function formFixtures({ epoch }) {
+/** `tools`: { epoch, run, tmp } from make.mjs (run: execFileSync with its options). */
+export function formFixtures(tools) {
+	const { epoch } = tools;
 	return [
 		{
 			file: 'form-pdflib.pdf',
@@ -205,6 +223,17 @@ export function formFixtures({ epoch }) {
 				'widget reached only through /Annots and /Parent', 'NoView widget', 'signature fields (/FT /Sig)',
 				'rotated page (/Rotate 90)', 'CropBox offset', 'CropBox and /Rotate 270', 'object streams', 'xref stream'],
 			make: () => formTree(epoch),
+			tags: [],
+			braces: [],
+		},
+		{
+			file: 'form-controls.pdf',
+			producer: 'libreoffice-odt (form controls)',
+			how: `soffice --convert-to '${PDF_WITH_FIELDS}' src/form-controls.fodt`,
+			features: ['AcroForm fields', 'LibreOffice form controls', 'text', 'multi-line text', 'read-only text',
+				'checkbox', 'drop-down list box', 'open list box', 'combo box', 'field on page 2', 'classic xref table',
+				'2 pages Letter'],
+			make: () => formControls(tools),
 			tags: [],
 			braces: [],
 		},
