@@ -19,7 +19,6 @@ export interface Folded {
 const QUOTES = "\u2018\u2019\u201A\u201B\u2032"; // ‘ ’ ‚ ‛ ′
 const DOUBLE_QUOTES = '\u201C\u201D\u201E\u201F\u2033'; // “ ” „ ‟ ″
 const DASHES = '\u2010\u2011\u2012\u2013\u2014\u2015\u2212'; // ‐ ‑ ‒ – — ― −
-const SPACES = '\u00A0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200A\u2028\u2029\u202F\u205F\u3000';
 const DROPPED = '\u00AD\u200B\u200C\u200D\u2060\uFEFF';
 
 /** Characters folded by rule before (and after) the Unicode folding. */
@@ -28,13 +27,14 @@ for (const [chars, to] of [
 	[QUOTES, "'"],
 	[DOUBLE_QUOTES, '"'],
 	[DASHES, '-'],
-	[SPACES, ' '],
 	[DROPPED, ''],
 ] as const) {
 	for (const char of chars) RULES.set(char.charCodeAt(0), to);
 }
 
 const SPACE = 32;
+// JavaScript's white-space: ASCII's, and U+00A0, U+1680, U+2000–200A, U+2028, U+2029, U+202F, U+205F, U+3000 (and
+// U+FEFF, dropped above as a zero-width character).
 const WHITE = /\s/;
 
 /** One step of the folding of one character: rules, then NFKD and case, then the rules on what that gave. */
