@@ -1,10 +1,14 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { formSignerRules } from './fieldOptions';
 import { defaultSizesText } from './fieldSizes';
 
-export { coordinateCollectionOptions, tagOptions } from './fieldOptions';
+export { coordinateCollectionOptions, formFieldOptions, tagOptions } from './fieldOptions';
 
-/** The editor side of fields: the field row, coordinate options and the UI/JSON/tags choice. Checks are in fields.ts. */
+/**
+ * The editor side of fields: the field row, coordinate options and the UI/JSON/tags/form fields choice. Checks are in
+ * fields.ts (rows) and formFields.ts (form fields).
+ */
 
 const fieldTypeOptions = [
 	{ name: 'Checkbox', value: 'checkbox', description: 'Filled by the signer' },
@@ -87,7 +91,8 @@ function fieldRowProperties(signerProperty: INodeProperties): INodeProperties[] 
 			type: 'string',
 			default: '',
 			placeholder: 'e.g. Signature:',
-			description: 'A text in the PDF to place the field next to. Case and spacing are ignored; it must be on one line.',
+			description:
+				'A text in the PDF to place the field next to, as you read it there. Case and spacing are ignored, and so are curly quotes, long dashes and letters the PDF joins (’ matches \', – matches -, ﬁ matches fi); it must be on one line.',
 			displayOptions: byAnchor,
 		},
 		{
@@ -199,14 +204,15 @@ function fieldRowProperties(signerProperty: INodeProperties): INodeProperties[] 
 }
 
 /**
- * "Define Fields" (UI list, JSON or text tags) with its inputs. `signer` is the row property naming who
- * fills the field; `jsonSigner` is how the JSON form names it (signer_id, or a signer reference); `tagSigners`
- * says which signer a tag's number means.
+ * "Define Fields" (UI list, JSON, text tags or the PDF's form fields) with its inputs. `signer` is the row property
+ * naming who fills the field; `jsonSigner` is how the JSON form names it (signer_id, or a signer reference);
+ * `tagSigners` says which signer a tag's number means, `formSigners` which signer a Form Field Signers number means.
  */
 export function fieldInputProperties(
 	signer: INodeProperties,
 	jsonSigner: { key: string; example: string; description: string },
 	tagSigners: string,
+	formSigners: string,
 	uiDescription?: string,
 ): INodeProperties[] {
 	return [
@@ -222,6 +228,11 @@ export function fieldInputProperties(
 					value: 'tags',
 					description: 'Where the document says, e.g. {{signature:1}}: no coordinates needed',
 				},
+				{
+					name: 'From the PDF’s Form Fields',
+					value: 'formFields',
+					description: 'A fillable PDF’s own fields (signature, text, checkbox, dropdown) become its fields',
+				},
 			],
 			default: 'ui',
 		},
@@ -232,6 +243,14 @@ export function fieldInputProperties(
 			default: '',
 			displayOptions: { show: { fieldsInput: ['tags'] } },
 		},
+		{
+			displayName: `Each form field of a fillable PDF becomes a field over its box: signature, text, multi-line text, checkbox, dropdown (with its choices). Its name is the field's name in Get Values; its Required flag is kept. Read-only, hidden, push-button and radio-button fields are left out and listed in a hint. With one signer, that signer fills every field; with more, say who under "Form Field Signers".`,
+			name: 'formFieldsNotice',
+			type: 'notice',
+			default: '',
+			displayOptions: { show: { fieldsInput: ['formFields'] } },
+		},
+		formSignerRules(formSigners),
 		{
 			displayName: 'Fields',
 			name: 'fieldsUi',

@@ -2,7 +2,10 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { DEFAULT_PAGE_HEIGHT } from './fieldSizes';
 
-/** The field options of Create and Send and Replace All: how coordinates are read, and how big a tag's field is. */
+/**
+ * The field options of Create and Send and Replace All: how coordinates are read, and how big a field from a tag or
+ * from a form field is.
+ */
 
 /** Coordinate origin and page height, shared by Replace All and Create and Send. */
 const coordinateOptions: INodeProperties[] = [
@@ -75,3 +78,63 @@ export const tagOptions: INodeProperties[] = [
 	},
 ];
 
+
+/** Options of "From the PDF's Form Fields". */
+export const formFieldOptions: INodeProperties[] = [
+	{
+		displayName: 'Form Field Size',
+		name: 'formFieldSize',
+		type: 'options',
+		options: [
+			{ name: 'The Form Field’s Box', value: 'field', description: 'The field covers the form field, as the PDF draws it' },
+			{
+				name: 'The Field Type’s Default',
+				value: 'default',
+				description: 'For example a 200 × 60 pt signature, with its bottom-left corner on the form field’s',
+			},
+		],
+		default: 'field',
+		description: 'How big each field from a form field of the PDF is',
+		displayOptions: { show: { '/fieldsInput': ['formFields'] } },
+	},
+];
+
+/** "Form Field Signers": rows of "field name contains → signer", first match wins (formFields.ts reads them). */
+export function formSignerRules(formSigners: string): INodeProperties {
+	return {
+		displayName: 'Form Field Signers',
+		name: 'formFieldSigners',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true, sortable: true },
+		placeholder: 'Add Rule',
+		default: {},
+		description: 'Who fills each form field when there is more than one signer: the first row whose text is part of the field’s name. With one signer, no row is needed.',
+		options: [
+			{
+				displayName: 'Rule',
+				name: 'rule',
+				values: [
+					{
+						displayName: 'Field Name Contains',
+						name: 'nameContains',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. Tenant',
+						description: 'Part of the form field’s name, in any case. Empty matches every field.',
+						hint: 'First matching row wins; a last row left empty gives every other field to its signer',
+					},
+					{
+						displayName: 'Signer',
+						name: 'signer',
+						type: 'number',
+						typeOptions: { minValue: 1 },
+						default: 1,
+						description: 'Which signer fills the fields this row matches',
+						hint: formSigners,
+					},
+				],
+			},
+		],
+		displayOptions: { show: { fieldsInput: ['formFields'] } },
+	};
+}

@@ -25,7 +25,7 @@ const ADVICE: Record<string, string> = {
 	notPdf: 'Text tags and anchor texts are read from a PDF. Convert the file to PDF first, or place the fields with coordinates.',
 };
 
-function refusal(this: IExecuteFunctions, i: number, where: string, cause: unknown): NodeOperationError {
+export function refusal(this: IExecuteFunctions, i: number, where: string, cause: unknown): NodeOperationError {
 	const kind = cause instanceof PdfError ? cause.kind : 'damaged';
 	const why = cause instanceof Error ? cause.message : String(cause);
 	const message =
@@ -43,12 +43,19 @@ function refusal(this: IExecuteFunctions, i: number, where: string, cause: unkno
  * Opens the file as a PDF. `required` (tags, anchor texts): any problem is a clear error. Otherwise (page sizes for
  * coordinates) a file the reader cannot open gives undefined, and the fields are placed as before.
  */
-export async function openPdf(this: IExecuteFunctions, i: number, bytes: Buffer, where: string, required: boolean): Promise<PdfText | undefined> {
+export async function openPdf(
+	this: IExecuteFunctions,
+	i: number,
+	bytes: Buffer,
+	where: string,
+	required: boolean,
+	reads = 'text tags or anchor texts',
+): Promise<PdfText | undefined> {
 	const type = detectFileType(bytes);
 	if (type?.extension !== 'pdf') {
 		if (!required) return undefined;
 		const what = type ? `a ${type.extension.toUpperCase()} image` : 'not a PDF';
-		throw new NodeOperationError(this.getNode(), `${where} is ${what}, so it has no text tags or anchor texts to read`, {
+		throw new NodeOperationError(this.getNode(), `${where} is ${what}, so it has no ${reads} to read`, {
 			itemIndex: i,
 			description: ADVICE.notPdf,
 		});

@@ -1,13 +1,15 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import type { PdfText } from '../pdf';
 import type { CoordinateSettings } from './fields';
 import { buildFields, coordinateSettings, fieldsError, isAnchorRow, readFieldRows } from './fields';
+import { formFieldRows, readFormRules } from './formFields';
 import { noTagsError, openPdf, readPdf, tagRows } from './pdfFile';
 
 /**
  * One item's fields, from whichever "Define Fields" it uses, checked and placed before any write: the rows (UI or
- * JSON, by coordinates or anchor texts) or the PDF's text tags. The file is read when the fields need it (tags,
+ * JSON, by coordinates or anchor texts), the PDF's text tags or its form fields. The file is read when the fields need it (tags,
  * anchor texts, bottom-left coordinates, or `always`); its pages then convert and check every field.
  */
 export interface PlanInput {
@@ -16,7 +18,9 @@ export interface PlanInput {
 	file: () => Promise<{ bytes: Buffer; where: string } | undefined>;
 	/** Read the file even when no field needs it, to check fields against its pages (the file is in hand). */
 	always?: boolean;
-	/** The row signer of tag signer n (1 = first). */
+	/** How many signers the document has (form fields: with one, that signer fills every field). */
+	signerCount: () => number | Promise<number>;
+	/** The row signer of tag signer n (1 = first); form fields' signer numbers mean the same. */
 	tagSigner: (n: number) => { row?: IDataObject; error?: string } | Promise<{ row?: IDataObject; error?: string }>;
 	resolveSigner: (row: IDataObject) => { id?: number; error?: string };
 	firstNumber?: number;
@@ -27,12 +31,23 @@ export async function planFields(
 	i: number,
 	input: PlanInput,
 ): Promise<{ fields: IDataObject[]; rowCount: number }> {
-	const tags = this.getNodeParameter('fieldsInput', i) === 'tags';
-	let rows = tags ? [] : readFieldRows.call(this, i);
+	const source = this.getNodeParameter('fieldsInput', i);
+	const tags = source === 'tags';
+	const form = source === 'formFields';
+	let rows = tags || form ? [] : readFieldRows.call(this, i);
 	const anchors = rows.filter(isAnchorRow).map((row) => String(row.anchor_text ?? ''));
 	const settings: CoordinateSettings = coordinateSettings.call(this, i, input.options);
+	if (form) {
+		const rules = readFormRules.call(this, i); // checked before the file is read (Replace All downloads it)
+		const file = await input.file();
+		if (!file) throw new NodeOperationError(this.getNode(), 'The document has no file to read form fields from', { itemIndex: i });
+		const pdf = (await openPdf.call(this, i, file.bytes, file.where, true, 'form fields')) as PdfText;
+		settings.pages = pdf.pages;
+		const size = input.options.formFieldSize === 'default' ? 'default' : 'field';
+		rows = await formFieldRows.call(this, i, pdf, file.where, { size, rules, signerCount: input.signerCount, signerRow: input.tagSigner });
+	}
 	const needsText = tags || anchors.some((anchor) => anchor.trim() !== '');
-	if (needsText || input.always || settings.origin === 'bottomLeft') {
+	if (!form && (needsText || input.always || settings.origin === 'bottomLeft')) {
 		// Page sizes only improve coordinates: when the file cannot be had, they are placed as before.
 		const file = needsText ? await input.file() : await input.file().catch(() => undefined);
 		const pdf = file ? await openPdf.call(this, i, file.bytes, file.where, needsText) : undefined;
@@ -61,6 +76,12 @@ export async function planFields(
 		}
 	}
 	const planned = buildFields(rows, settings, input.resolveSigner, input.firstNumber);
+	if (planned.errors.length && form) {
+		throw new NodeOperationError(this.getNode(), `A field from the PDF's form fields does not fit: ${planned.errors[0]}`, {
+			itemIndex: i,
+			description: `${planned.errors.join('\n')}\nSet Options → Form Field Size to the form field's box.`,
+		});
+	}
 	if (planned.errors.length) {
 		throw tags
 			? new NodeOperationError(this.getNode(), `A field from the PDF's text tags does not fit: ${planned.errors[0]}`, {

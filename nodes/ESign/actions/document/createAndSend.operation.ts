@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { uploadBinary } from '../../helpers/documents';
-import { coordinateCollectionOptions, fieldInputProperties, tagOptions } from '../../helpers/fieldDescriptions';
+import { coordinateCollectionOptions, fieldInputProperties, formFieldOptions, tagOptions } from '../../helpers/fieldDescriptions';
 import { planFields } from '../../helpers/planFields';
 import { emailKey, readSignerRows } from '../../helpers/signers';
 import { getRequestOptions, toExecutionData } from '../../helpers/utils';
@@ -33,6 +33,7 @@ const properties: INodeProperties[] = [
 				'Array of fields as the API takes them, with "signer" (position in the Signers list, from 1, or email) instead of signer_ID',
 		},
 		'A tag’s signer is the position in "Signers" above: 1 = the first.',
+		'1 = the first entry of "Signers" above, 2 = the second, …',
 		'Every signer needs at least one signature field before the document can be sent',
 	),
 	{
@@ -44,6 +45,7 @@ const properties: INodeProperties[] = [
 		options: [
 			...coordinateCollectionOptions,
 			...tagOptions,
+			...formFieldOptions,
 			{
 				displayName: 'Keep Draft on Failure',
 				name: 'keepDraftOnFailure',
@@ -120,6 +122,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 			bytes: await this.helpers.getBinaryDataBuffer(i, binaryPropertyName),
 			where: `the file in binary field "${binaryPropertyName}" (${binaryData.fileName ?? binaryData.mimeType})`,
 		}),
+		signerCount: () => signers.length,
 		tagSigner: (n) =>
 			n <= signers.length
 				? { row: { signer: String(n) } }

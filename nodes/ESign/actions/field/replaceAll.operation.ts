@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { signerIdFromRow } from '../../helpers/fields';
-import { coordinateCollectionOptions, fieldInputProperties, tagOptions } from '../../helpers/fieldDescriptions';
+import { coordinateCollectionOptions, fieldInputProperties, formFieldOptions, tagOptions } from '../../helpers/fieldDescriptions';
 import { planFields } from '../../helpers/planFields';
 import { getDocumentId, getRequestOptions } from '../../helpers/utils';
 import { readDocumentBytes } from '../../../shared/documentFile';
@@ -34,7 +34,7 @@ const properties: INodeProperties[] = [
 		example: '1',
 		description:
 			'Array of fields as the API takes them: signer_ID, field_type, page_number, position_x, position_y, and optionally width, height, is_required, field_name, font_size, font_family, placeholder, options',
-	}, 'A tag’s signer is the document’s signers in signing order: 1 = the first. The node reads the draft’s file from the site.'),
+	}, 'A tag’s signer is the document’s signers in signing order: 1 = the first. The node reads the draft’s file from the site.', '1 = the document’s first signer in signing order, 2 = the second, …'),
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -52,6 +52,7 @@ const properties: INodeProperties[] = [
 			},
 			...coordinateCollectionOptions,
 			...tagOptions,
+			...formFieldOptions,
 		],
 	},
 ];
@@ -88,7 +89,7 @@ export function groupItems(this: IExecuteFunctions, itemCount: number): number[]
 	return groups;
 }
 
-/** The document's signers in signing order (then by id), for text tags: tag signer 1 is the first. */
+/** The document's signers in signing order (then by id), for text tags and form fields: signer 1 is the first. */
 async function signersInOrder(this: IExecuteFunctions, id: string, i: number): Promise<IDataObject[]> {
 	const signers = (await eSignApiRequest.call(this, 'GET', `/documents/${id}/signers`, {
 		...getRequestOptions.call(this, i),
@@ -118,6 +119,7 @@ export async function execute(
 				(file ??= readDocumentBytes
 					.call(this, id, getRequestOptions.call(this, i))
 					.then(({ bytes, fileName }) => ({ bytes, where: `the file of document ${id} (${fileName})` }))),
+			signerCount: async () => (await (signers ??= signersInOrder.call(this, id, i))).length,
 			tagSigner: async (n) => {
 				const list = await (signers ??= signersInOrder.call(this, id, i));
 				const signer = list[n - 1];
