@@ -1,0 +1,195 @@
+'use strict';
+/**
+ * The real-document comparison (issue 41, item 4): one page as the package's reader reads it against the same page
+ * as pdf.js reads it (test/support/pdfjsOracle.mjs, per-glyph boxes). Plain CommonJS so that both the corpus script
+ * (scripts/real-pdfs.mjs) and the jest suite (test/unit/pdf/realDocuments.slow.test.ts) run the same code; the
+ * reader's own functions (findAnchor, emBox) are handed in, so this file loads neither reader.
+ *
+ * Three measures a page:
+ * - letters: both texts NFKC-normalised, letters and digits kept (\p{L}\p{N}), nothing else: word boundaries are not
+ *   compared (readers draw them differently: "y1" and "y 1"). How many of pdf.js's are matched in order by ours is
+ *   the longest common subsequence, from the shortest edit script (Myers), whose cost grows with the difference only.
+ * - U+FFFD at letters: each U+FFFD glyph of ours whose em box holds the centre of a glyph pdf.js reads as a letter
+ *   or digit (found by place, not by text: the text there is what differs).
+ * - anchors: words of three letters or more (a whole run of letters and digits, as findAnchor takes a word) that
+ *   occur exactly once on the page in both readers (case folded, NFKC): our anchor box through findAnchor against
+ *   the union of pdf.js's glyph boxes for that word, both ends along the text within `tolerance` points.
+ */
+
+const LETTER = /[\p{L}\p{N}]/u;
+const WORD_RUN = /[\p{L}\p{N}]+/gu;
+const ANCHOR_WORD = /^\p{L}{3,}$/u;
+/** Past this many edits a page's alignment stops (its cost is (N + M) × edits) and the page counts no match. */
+const MAX_EDITS = 20000;
+
+/** The letters and digits of a text, after NFKC (a ligature glyph counts as its letters). */
+function lettersOf(text) {
+	let out = '';
+	for (const ch of text.normalize('NFKC')) if (LETTER.test(ch)) out += ch;
+	return out;
+}
+
+/**
+ * How many characters of `b` are matched in order in `a` (the longest common subsequence), or undefined past
+ * `maxEdits` insertions and deletions. Myers's greedy forward search: O((N + M) × D) for D edits.
+ */
+function matchedInOrder(a, b, maxEdits = MAX_EDITS) {
+	const n = a.length;
+	const m = b.length;
+	const max = Math.min(n + m, maxEdits);
+	const offset = max + 1;
+	const v = new Int32Array(2 * max + 3);
+	for (let d = 0; d <= max; d++) {
+		for (let k = -d; k <= d; k += 2) {
+			let x = k === -d || (k !== d && v[offset + k - 1] < v[offset + k + 1]) ? v[offset + k + 1] : v[offset + k - 1] + 1;
+			let y = x - k;
+			while (x < n && y < m && a.charCodeAt(x) === b.charCodeAt(y)) {
+				x++;
+				y++;
+			}
+			v[offset + k] = x;
+			if (x >= n && y >= m) return (n + m - d) / 2;
+		}
+	}
+	return undefined;
+}
+
+const centre = (box) => [(box[0] + box[2]) / 2, (box[1] + box[3]) / 2];
+const holds = (box, [x, y], slack) => x >= box.left - slack && x <= box.right + slack && y >= box.top - slack && y <= box.bottom + slack;
+
+/** pdf.js's page as characters (NFKC) with the glyph each came from; null marks a break (a space, a line end, a jump). */
+function theirChars(glyphs) {
+	const chars = [];
+	let prev;
+	for (const g of glyphs) {
+		if (g.extra !== undefined) {
+			chars.push(null);
+			continue;
+		}
+		if (prev) {
+			// No space or line end between two glyphs that do not touch: a jump to another place on the page.
+			const size = Math.max(prev.box[3] - prev.box[1], prev.box[2] - prev.box[0], 1);
+			const gapX = Math.max(0, g.box[0] - prev.box[2], prev.box[0] - g.box[2]);
+			const gapY = Math.max(0, g.box[1] - prev.box[3], prev.box[1] - g.box[3]);
+			if (gapX > 0.3 * size || gapY > 0.3 * size) chars.push(null);
+		}
+		prev = g;
+		for (const ch of g.u.normalize('NFKC')) chars.push({ ch, glyph: g });
+	}
+	return chars;
+}
+
+/** Words of pdf.js's page: key (lower case) → { count, box }. */
+function theirWords(glyphs) {
+	const words = new Map();
+	let word = '';
+	let owners = [];
+	const flush = () => {
+		if (ANCHOR_WORD.test(word)) {
+			const key = word.toLowerCase();
+			const seen = words.get(key);
+			if (seen) seen.count++;
+			else {
+				const boxes = [...new Set(owners)].map((g) => g.box);
+				const box = [Math.min(...boxes.map((b) => b[0])), Math.min(...boxes.map((b) => b[1])), Math.max(...boxes.map((b) => b[2])), Math.max(...boxes.map((b) => b[3]))];
+				words.set(key, { count: 1, box });
+			}
+		}
+		word = '';
+		owners = [];
+	};
+	for (const c of theirChars(glyphs)) {
+		if (c && LETTER.test(c.ch)) {
+			word += c.ch;
+			owners.push(c.glyph);
+		} else flush();
+	}
+	flush();
+	return words;
+}
+
+/** Words of our page: key (NFKC, lower case) → { count, raw, horizontal }. */
+function ourWords(lines) {
+	const words = new Map();
+	for (const line of lines) {
+		const horizontal = line.glyphs.length < 6 || Math.abs(line.glyphs[2]) >= Math.abs(line.glyphs[3]);
+		for (const m of line.text.matchAll(WORD_RUN)) {
+			const key = m[0].normalize('NFKC').toLowerCase();
+			if (!ANCHOR_WORD.test(key)) continue;
+			const seen = words.get(key);
+			if (seen) seen.count++;
+			else words.set(key, { count: 1, raw: m[0], horizontal });
+		}
+	}
+	return words;
+}
+
+/**
+ * One page compared. ourLines: the reader's TextLine[] for the page; theirGlyphs: the oracle's page.glyphs;
+ * reader: { findAnchor(lines, page, text), emBox(line, glyphIndex) }.
+ * Returns { letters, matched, capped, fffd, fffdAtLetters, anchors: { compared, within, worst, misses } }.
+ */
+function comparePage(ourLines, theirGlyphs, pageNumber, reader, { tolerance = 1, maxEdits = MAX_EDITS, keepMisses = 5 } = {}) {
+	const theirs = lettersOf(theirGlyphs.map((g) => (g.extra !== undefined ? ' ' : g.u)).join(''));
+	const ours = lettersOf(ourLines.map((line) => line.text).join('\n'));
+	const lcs = matchedInOrder(ours, theirs, maxEdits);
+	const result = { letters: theirs.length, ours: ours.length, matched: lcs ?? 0, capped: lcs === undefined, fffd: 0, fffdAtLetters: 0 };
+
+	const letterCentres = [];
+	for (const g of theirGlyphs) if (g.extra === undefined && LETTER.test(g.u.normalize('NFKC'))) letterCentres.push(centre(g.box));
+	for (const line of ourLines) {
+		for (let i = 0; i < line.text.length; i++) {
+			if (line.text[i] !== '\uFFFD') continue;
+			result.fffd++;
+			const glyph = line.glyphOf[i];
+			if (glyph < 0) continue;
+			const box = reader.emBox(line, glyph);
+			if (letterCentres.some((c) => holds(box, c, 0.5))) result.fffdAtLetters++;
+		}
+	}
+
+	const anchors = { compared: 0, within: 0, worst: 0, misses: [] };
+	const theirMap = theirWords(theirGlyphs);
+	for (const [key, mine] of ourWords(ourLines)) {
+		const other = theirMap.get(key);
+		if (mine.count !== 1 || !other || other.count !== 1) continue;
+		anchors.compared++;
+		const found = reader.findAnchor(ourLines, pageNumber, mine.raw);
+		let off = Infinity;
+		if (found.length === 1) {
+			const b = found[0].box;
+			off = mine.horizontal
+				? Math.max(Math.abs(b.left - other.box[0]), Math.abs(b.right - other.box[2]))
+				: Math.max(Math.abs(b.top - other.box[1]), Math.abs(b.bottom - other.box[3]));
+		}
+		if (off <= tolerance) anchors.within++;
+		else if (anchors.misses.length < keepMisses) anchors.misses.push(`p${pageNumber} "${mine.raw}" ${found.length === 1 ? `${off.toFixed(2)} pt off` : `found ${found.length}×`}`);
+		if (Number.isFinite(off)) anchors.worst = Math.max(anchors.worst, off);
+		else anchors.worst = Infinity;
+	}
+	result.anchors = anchors;
+	return result;
+}
+
+/** Sums page results into a file's (or producer's) figures. */
+function addUp(results) {
+	const total = { pages: 0, letters: 0, ours: 0, matched: 0, cappedPages: 0, fffd: 0, fffdAtLetters: 0, anchors: { compared: 0, within: 0, worst: 0, misses: [] } };
+	for (const r of results) {
+		total.pages += r.pages ?? 1;
+		total.letters += r.letters;
+		total.ours += r.ours;
+		total.matched += r.matched;
+		total.cappedPages += r.cappedPages ?? (r.capped ? 1 : 0);
+		total.fffd += r.fffd;
+		total.fffdAtLetters += r.fffdAtLetters;
+		total.anchors.compared += r.anchors.compared;
+		total.anchors.within += r.anchors.within;
+		total.anchors.worst = Math.max(total.anchors.worst, r.anchors.worst);
+		for (const miss of r.anchors.misses) if (total.anchors.misses.length < 8) total.anchors.misses.push(miss);
+	}
+	return total;
+}
+
+const percent = (part, whole) => (whole ? (100 * part) / whole : 100);
+
+module.exports = { lettersOf, matchedInOrder, comparePage, addUp, percent, MAX_EDITS };

@@ -1,0 +1,209 @@
+#!/usr/bin/env node
+// `npm run test:real-pdfs`: the PDF reader (nodes/ESign/pdf) on real documents nobody here wrote, held to pdf.js
+// (issue 41, item 4). The corpus is test/fixtures/real/manifest.json: PDFs inside Debian documentation packages
+// (pdfTeX of many vintages, LuaTeX, dvipdfmx/xdvipdfmx in English, French and Japanese, gropdf, Ghostscript,
+// DocBook through dblatex and FOP, ReportLab, Acrobat Distiller, LibreOffice, cairo, Quartz), plus the few small
+// ones committed beside it. Per file, for its first pages (`pages` in the manifest):
+//   letters  ≥ 99.9 % of pdf.js's letters and digits matched in order by ours (NFKC, no word boundaries);
+//   U+FFFD   none of ours where pdf.js reads a letter or digit at that place;
+//   anchors  words seen exactly once on a page by both readers: our anchor box (findAnchor) within 1 pt of pdf.js's
+//            glyph boxes at both ends along the text, for at least ANCHOR_BAR of them (the issue's aim is all).
+// The measures are in scripts/lib/realPdfsMetrics.js (the jest suite test/unit/pdf/realDocuments.slow.test.ts runs
+// the same code on the committed files).
+//
+//   node scripts/real-pdfs.mjs [--fetch] [--only TEXT] [--pages N] [--json FILE] [--figures FILE]
+//   --fetch    downloads the manifest's packages (`apt-get download`, by name: Debian updates them, so a changed
+//              file is reported by its sha256, not refused) into the git-ignored cache .real-pdfs/ and takes the
+//              PDFs out with dpkg-deb; without it only what the cache already holds is read (a missing file FAILs).
+//   --only     files whose id, package or producer contains TEXT; --pages N caps every file at N pages.
+//   --json     all figures as JSON; --figures a plain table (per file and per producer).
+// Ends with `N passed, M failed` (three checks a file); exit 1 on any failure, also when the fetch fails.
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import zlib from 'node:zlib';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const NODE24 = path.join(ROOT, 'node_modules', '.bin', 'node');
+
+// pdf.js needs Node ≥ 22: the machine's own Node may be older, the project's (node_modules/.bin/node) is 24.
+if (Number(process.versions.node.split('.')[0]) < 22) {
+	const run = spawnSync(NODE24, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit' });
+	process.exit(run.status ?? 1);
+}
+
+const require = createRequire(import.meta.url);
+const { comparePage, addUp, percent } = require('./lib/realPdfsMetrics.js');
+const { compileReader } = require('../test/support/pdfReader.js');
+const { testScript, assert } = await import('./lib/expectations.mjs');
+const { readPdf } = await import('../test/support/pdfjsOracle.mjs');
+
+const REAL = path.join(ROOT, 'test', 'fixtures', 'real');
+const CACHE = path.join(ROOT, '.real-pdfs');
+const LETTER_BAR = 99.9; // % of pdf.js's letters and digits, every file (the issue's bar)
+// % of the words compared whose anchor lies within 1 pt of pdf.js's; measured 2026-11-28 with the reader of that
+// day (see the report in CONTRIBUTING.md → Test layers); the issue's aim is 100.
+const ANCHOR_BAR = Number(process.env.REAL_PDFS_ANCHOR_BAR || 99);
+
+function parseArgs(argv) {
+	const opts = { fetch: false };
+	for (let i = 0; i < argv.length; i++) {
+		const a = argv[i];
+		if (a === '--fetch') opts.fetch = true;
+		else if (a === '--only') opts.only = argv[++i];
+		else if (a === '--pages') opts.pages = Number(argv[++i]);
+		else if (a === '--json') opts.json = path.resolve(argv[++i]);
+		else if (a === '--figures') opts.figures = path.resolve(argv[++i]);
+		else throw new Error(`unknown option ${a} (node scripts/real-pdfs.mjs [--fetch] [--only TEXT] [--pages N] [--json FILE] [--figures FILE])`);
+	}
+	return opts;
+}
+
+const sh = (cmd, args, options = {}) => {
+	const run = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 64 << 20, ...options });
+	if (run.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${run.error?.message ?? `exit ${run.status}`}): ${(run.stderr || '').trim().slice(-800)}`);
+	return run.stdout;
+};
+
+/** The package's .deb in the cache (downloaded when `fetch`); undefined when absent and not fetching. */
+function debOf(pkg, fetch) {
+	const dir = path.join(CACHE, 'debs');
+	fs.mkdirSync(dir, { recursive: true });
+	const find = () => fs.readdirSync(dir).find((f) => f.startsWith(`${pkg}_`) && f.endsWith('.deb'));
+	if (!find() && fetch) {
+		// apt-cache knows nothing before the first `apt-get update` on a fresh machine.
+		const lists = fs.existsSync('/var/lib/apt/lists') ? fs.readdirSync('/var/lib/apt/lists').filter((f) => f.includes('Packages')) : [];
+		if (!lists.length) sh('apt-get', ['update']);
+		sh('apt-get', ['download', pkg], { cwd: dir });
+	}
+	const file = find();
+	return file && path.join(dir, file);
+}
+
+/** The files of one package that the manifest names, taken out of its .deb (only those, not the whole package). */
+function extract(deb, pkg, members) {
+	const dir = path.join(CACHE, 'pkgs', path.basename(deb, '.deb'));
+	const missing = members.filter((m) => !fs.existsSync(path.join(dir, m)));
+	if (missing.length) {
+		fs.mkdirSync(dir, { recursive: true });
+		const tar = spawnSync('dpkg-deb', ['--fsys-tarfile', deb], { maxBuffer: 1 << 30 });
+		if (tar.status !== 0) throw new Error(`dpkg-deb --fsys-tarfile ${deb} failed: ${String(tar.stderr).slice(-400)}`);
+		sh('tar', ['-x', '-C', dir, ...missing.map((m) => `./${m}`)], { input: tar.stdout });
+	}
+	return dir;
+}
+
+/** The PDF's bytes for a manifest entry: committed, or from the package cache; `.gz` files unpacked. */
+function bytesOf(entry, opts) {
+	if (entry.committed) return fs.readFileSync(path.join(REAL, entry.committed));
+	const deb = debOf(entry.package, opts.fetch);
+	assert(deb, `${entry.package} is not in ${path.relative(ROOT, CACHE)}/ (run with --fetch)`);
+	const dir = extract(deb, entry.package, [entry.path]);
+	const raw = fs.readFileSync(path.join(dir, entry.path));
+	return entry.path.endsWith('.gz') ? zlib.gunzipSync(raw) : raw;
+}
+
+let reader;
+function loadReader() {
+	if (!reader) {
+		const dir = compileReader();
+		const index = require(path.join(dir, 'index.js'));
+		reader = { PdfText: index.PdfText, findAnchor: require(path.join(dir, 'anchors.js')).findAnchor, emBox: require(path.join(dir, 'layout.js')).emBox };
+	}
+	return reader;
+}
+
+/** One file compared, page by page: { pages, numPages: [ours, theirs], sha256, figures }. */
+async function compareFile(entry, bytes, maxPages) {
+	const { PdfText, findAnchor, emBox } = loadReader();
+	const pdf = await PdfText.open(new Uint8Array(bytes));
+	const count = Math.min(pdf.pages.length, maxPages);
+	const wanted = Array.from({ length: count }, (_, i) => i + 1);
+	const theirs = await readPdf(new Uint8Array(bytes), { pages: wanted });
+	const pages = [];
+	for (const page of theirs.pages) {
+		const lines = await pdf.lines(page.page);
+		pages.push(comparePage(lines, page.glyphs, page.page, { findAnchor, emBox }));
+	}
+	return { numPages: [pdf.pages.length, theirs.numPages], figures: addUp(pages) };
+}
+
+const fmtPct = (n) => `${n.toFixed(n >= 99.99 && n < 100 ? 3 : 2)}%`;
+
+function figureLine(name, f) {
+	const a = f.anchors;
+	return (
+		`${name.padEnd(44)} ${String(f.pages).padStart(4)} p  letters ${String(f.letters).padStart(7)}  ours ${fmtPct(percent(f.matched, f.letters)).padStart(8)}` +
+		`  U+FFFD ${String(f.fffd).padStart(4)} (at letters ${String(f.fffdAtLetters).padStart(4)})  anchors ${String(a.within).padStart(5)}/${String(a.compared).padEnd(5)} ${fmtPct(percent(a.within, a.compared)).padStart(8)} within 1 pt`
+	);
+}
+
+async function run() {
+	const opts = parseArgs(process.argv.slice(2));
+	const manifest = JSON.parse(fs.readFileSync(path.join(REAL, 'manifest.json'), 'utf8'));
+	const entries = manifest.files.filter((e) => !opts.only || [e.id, e.package, e.producer, e.family].some((s) => s?.includes(opts.only)));
+	const { check, say, main } = testScript('real-pdfs');
+	const results = [];
+	main(async () => {
+		assert(entries.length, `no manifest entry matches --only ${opts.only}`);
+		if (opts.fetch) {
+			// Every package first, so a failing download stops the run before any comparison (loudly: a FAIL, exit 1).
+			const packages = [...new Set(entries.filter((e) => !e.committed).map((e) => e.package))];
+			await check(`fetch ${packages.length} Debian documentation packages (apt-get download) into .real-pdfs/`, async () => {
+				const versions = packages.map((pkg) => path.basename(debOf(pkg, true)).split('_')[1]);
+				return packages.map((p, i) => `${p} ${versions[i]}`).join(', ');
+			});
+		}
+		for (const entry of entries) {
+			const label = `${entry.id} (${entry.family}: ${entry.producer})`;
+			let result;
+			const read = await check(`${label}: read by both`, async () => {
+				const bytes = bytesOf(entry, opts);
+				const sha256 = createHash('sha256').update(bytes).digest('hex');
+				result = await compareFile(entry, bytes, Math.min(entry.pages, opts.pages ?? Infinity));
+				result.changed = sha256 !== entry.sha256;
+				const [ours, theirs] = result.numPages;
+				assert(ours === theirs, `${ours} pages, pdf.js ${theirs}`);
+				return `${theirs} pages, ${result.figures.pages} compared${result.changed ? `; sha256 ${sha256.slice(0, 16)}… differs from the manifest's (the package changed; compared as shipped)` : ''}`;
+			});
+			if (!read) continue;
+			const f = result.figures;
+			results.push({ entry, figures: f, changed: result.changed });
+			const letters = percent(f.matched, f.letters);
+			await check(`${label}: letters and digits ≥ ${LETTER_BAR}% of pdf.js's`, async () => {
+				assert(letters >= LETTER_BAR, `${fmtPct(letters)} (${f.matched} of ${f.letters}; ours has ${f.ours}${f.cappedPages ? `; ${f.cappedPages} pages too different to align, counted as no match` : ''})`);
+				return `${fmtPct(letters)} (${f.matched} of ${f.letters})`;
+			});
+			await check(`${label}: no U+FFFD where pdf.js reads a letter`, async () => {
+				assert(f.fffdAtLetters === 0, `${f.fffdAtLetters} U+FFFD at pdf.js's letters (${f.fffd} in all)`);
+				return `${f.fffd} U+FFFD in all`;
+			});
+			const anchors = percent(f.anchors.within, f.anchors.compared);
+			await check(`${label}: anchors within 1 pt of pdf.js's for ≥ ${ANCHOR_BAR}% of ${f.anchors.compared} words`, async () => {
+				assert(anchors >= ANCHOR_BAR, `${fmtPct(anchors)} (${f.anchors.within} of ${f.anchors.compared}); e.g. ${f.anchors.misses.join('; ')}`);
+				return `${fmtPct(anchors)}${f.anchors.misses.length ? `; off: ${f.anchors.misses.slice(0, 3).join('; ')}` : ''}`;
+			});
+		}
+		report(results, opts, say);
+	});
+}
+
+/** Per-file and per-producer figures: printed, and written to --figures / --json when asked. */
+function report(results, opts, say) {
+	const lines = ['per file (pages compared, pdf.js letters, ours matched, U+FFFD, anchors within 1 pt):'];
+	for (const { entry, figures, changed } of results) lines.push(`  ${figureLine(`${entry.id}${changed ? ' *' : ''}`, figures)}  ${entry.producer}`);
+	const families = new Map();
+	for (const { entry, figures } of results) families.set(entry.family, [...(families.get(entry.family) ?? []), figures]);
+	lines.push('per producer:');
+	for (const [family, list] of [...families].sort()) lines.push(`  ${figureLine(`${family} (${list.length} files)`, addUp(list))}`);
+	lines.push(`  ${figureLine(`all (${results.length} files)`, addUp(results.map((r) => r.figures)))}`);
+	if (results.some((r) => r.changed)) lines.push('* the file differs from the one measured for the manifest (the package was updated)');
+	say(`\n${lines.join('\n')}`);
+	if (opts.figures) fs.writeFileSync(opts.figures, `${lines.join('\n')}\n`);
+	if (opts.json) fs.writeFileSync(opts.json, `${JSON.stringify(results.map(({ entry, figures, changed }) => ({ id: entry.id, family: entry.family, producer: entry.producer, changed, ...figures })), null, 1)}\n`);
+}
+
+await run();
