@@ -1,6 +1,10 @@
 /**
- * Two layers, run together by `npm test` and apart with `--selectProjects`:
- * - unit (test/unit/): pure logic of the nodes against fakes; no server, no n8n-core engine (`npm run test:unit`).
+ * The layers, run together by `npm test` and apart with `--selectProjects`:
+ * - unit (test/unit/): pure logic of the nodes against fakes; no server, no n8n-core engine, no child process
+ *   (`npm run test:unit`, within 20 s so that it runs on every save).
+ * - slow (every `*.slow.test.ts`): the PDF reader against pdf.js and its bounds: suites that start child processes
+ *   (hostile files in a heap-limited child) or run pdf.js (the oracle), and the fuzz slice (`npm run test:slow`).
+ *   A suite that starts child processes or runs pdf.js is named `*.slow.test.ts`; no other layer runs it.
  * - engine (the rest of test/): the nodes in n8n-core's WorkflowExecute against the sandbox over real HTTP.
  * - strict: the engine suites below once more, against the sandbox's strict profile (the spec alone, varied where
  *   it says "not shown"; test/sandbox/CONTRACT.md → Profiles), so a node that relies on a guess fails there.
@@ -32,6 +36,9 @@ const STRICT_SUITES = [
 	'test/ESign/tool.test.ts',
 ];
 
+/** The slow layer's suites (child processes, pdf.js): the other projects leave them to it. */
+const SLOW = '\\.slow\\.test\\.ts$';
+
 const engineFolders = {
 	// The harness's per-worker temp folders outlive workers jest stops: removed before and after each run
 	// (jest runs these only when a suite of this project runs).
@@ -50,12 +57,21 @@ module.exports = {
 			...shared,
 			displayName: 'unit',
 			roots: ['<rootDir>/test/unit'],
+			testPathIgnorePatterns: ['/node_modules/', SLOW],
+		},
+		{
+			...shared,
+			displayName: 'slow',
+			roots: ['<rootDir>/test'],
+			testMatch: ['<rootDir>/test/**/*.slow.test.ts'],
+			// A slow suite outside test/unit may use the engine harness: its temp folders are cleared as the engine's.
+			...engineFolders,
 		},
 		{
 			...shared,
 			displayName: 'engine',
 			roots: ['<rootDir>/test'],
-			testPathIgnorePatterns: ['/node_modules/', '/.n8n-runtime/', '/dist/', '<rootDir>/test/unit/'],
+			testPathIgnorePatterns: ['/node_modules/', '/.n8n-runtime/', '/dist/', '<rootDir>/test/unit/', SLOW],
 			...engineFolders,
 		},
 		{

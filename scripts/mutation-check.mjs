@@ -7,7 +7,7 @@
 // did not just see a crash (a TypeError or the like in its message). A test that throws a TypeError, a suite that
 // does not compile or run, a test stopped by jest's timeout, or a run over the time limit are not catches; the
 // `control` entries prove it on every run (a mutation that throws a TypeError must be reported as NOT caught).
-// Only the guard tests run (jest -t, unit and engine projects): the other tests of a suite prove nothing here.
+// Only the guard tests run (jest -t, unit, slow and engine projects): the other tests of a suite prove nothing here.
 // Env: MUTATION_TIMEOUT_S=600 (time limit of each jest run, the baseline's included: above jest's own 5-minute
 // hang guard, so a hung test shows as such), MUTATION_ONLY=<text> (only the mutations whose name contains it).
 import { spawn } from 'node:child_process';
@@ -167,7 +167,7 @@ const MUTATIONS = [
 		file: 'nodes/ESign/pdf/pages.ts',
 		from: 'case 90:\n\t\t\treturn [0, 1, 1, 0, -y0, -x0];',
 		to: 'case 90:\n\t\t\treturn [1, 0, 0, -1, -x0, y1];',
-		tests: ['test/unit/pdf/oracle.test.ts'],
+		tests: ['test/unit/pdf/oracle.slow.test.ts'],
 		guards: ['agreement-rotate90.pdf'],
 	},
 	{
@@ -301,7 +301,7 @@ function copyPackage() {
 }
 
 /**
- * jest on the tests of `files` in `dir` whose names match `guards`, in the unit and engine projects (the strict
+ * jest on the tests of `files` in `dir` whose names match `guards`, in the unit, slow and engine projects (the strict
  * project would run the same tests again), with its JSON report. Resolves { report, ms, hung, code, output }: hung
  * when the run passed the time limit (its whole process group is then killed; the report is then missing).
  */
@@ -309,7 +309,7 @@ function runJest(dir, files, guards) {
 	const out = path.join(dir, `jest-${Date.now()}.json`);
 	const started = Date.now();
 	const jest = path.join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js');
-	const args = [jest, '--rootDir', dir, '--ci', '--colors=false', '--selectProjects', 'unit', 'engine', '--json', `--outputFile=${out}`, '--testNamePattern', namePattern(guards), '--runTestsByPath', ...files];
+	const args = [jest, '--rootDir', dir, '--ci', '--colors=false', '--selectProjects', 'unit', 'slow', 'engine', '--json', `--outputFile=${out}`, '--testNamePattern', namePattern(guards), '--runTestsByPath', ...files];
 	const child = spawn(nodeBin(), args, { cwd: dir, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
 	let output = '';
 	for (const s of [child.stdout, child.stderr]) s.on('data', (d) => (output = (output + d).slice(-20000)));

@@ -2,7 +2,7 @@
 // Measures the PDF reader (nodes/ESign/pdf) on the hostile files of test/support/pdfHostile.js: each file is read in
 // its own Node process (test/support/pdfReader.js: the reader compiled from the current sources), which reports
 // how the read ended, its time and the process's peak resident memory (typed-array data included, which a worker's
-// heap limit would not see). test/unit/pdf/hostile.test.ts checks the outcomes in jest; this script measures.
+// heap limit would not see). test/unit/pdf/hostile.slow.test.ts checks the outcomes in jest; this script measures.
 //
 //   node scripts/pdf-hostile.mjs [words…]      only the cases whose name contains one of the words
 //
@@ -19,7 +19,7 @@ const BOUND_MS = Number(process.env.BOUND_MS ?? 10_000);
 const BOUND_RSS_MB = Number(process.env.BOUND_RSS_MB ?? 1024);
 const words = process.argv.slice(2).map((w) => w.toLowerCase());
 
-/** One read in a fresh child, as the fuzzer and hostile.test.ts read (every page's lines, tags and anchor texts). */
+/** One read in a fresh child, as the fuzzer and hostile.slow.test.ts read (every page's lines, tags and anchor texts). */
 const readInChild = (bytes) => readBounded(bytes, { heapMb: 4096, timeoutMs: BOUND_MS * 6 });
 
 const baseline = await readInChild(pagesPdf([{ content: 'BT /F1 12 Tf 72 700 Td (baseline) Tj ET' }]));

@@ -1,7 +1,7 @@
 'use strict';
 /**
  * Mutated PDFs for fuzzing the package's PDF reader (nodes/ESign/pdf): scripts/fuzz-pdf.mjs runs thousands of them
- * in child processes, test/unit/pdf/fuzz.test.ts a few hundred in jest. Every case is a pure function of its seed
+ * in child processes, test/unit/pdf/fuzz.slow.test.ts a few hundred in jest. Every case is a pure function of its seed
  * (a seeded PRNG, no Math.random, deterministic zlib), so `makeCase(bases, seed)` makes the same bytes again.
  *
  * Bases are the fixtures of test/fixtures/pdf. Besides mutating their bytes, cases rebuild a file from its objects

@@ -3,7 +3,7 @@
  * Hostile PDFs for the reader (nodes/ESign/pdf): decompression bombs, content that multiplies, reference cycles,
  * nesting and counts without end, tables that loop or lie. Each case says what the read must end in: a PdfError of a
  * kind, or a read that succeeds (`outcome: 'ok'`, with the texts it must find when that is known). Used by
- * test/unit/pdf/hostile.test.ts (in a heap-limited worker) and scripts/pdf-hostile.mjs (time and peak memory, each in
+ * test/unit/pdf/hostile.slow.test.ts (in a heap-limited child) and scripts/pdf-hostile.mjs (time and peak memory, each in
  * its own process). Files are built on demand: some are megabytes.
  */
 const { buildPdf, pagesPdf, deflate } = require('./pdfRaw.js');

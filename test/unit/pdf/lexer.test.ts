@@ -2,8 +2,6 @@
 // are written from the standard's rules, byte by byte.
 import { Lexer, Tok } from '../../../nodes/ESign/pdf/lexer';
 import { PdfError } from '../../../nodes/ESign/pdf/objects';
-import { CASES } from '../../support/pdfHostile';
-import { readBounded } from '../../support/pdfReader';
 
 const bytes = (text: string) => Uint8Array.from(text, (c) => c.charCodeAt(0));
 const text = (value: unknown) => String.fromCharCode(...(value as Uint8Array));
@@ -150,12 +148,6 @@ describe('literal strings', () => {
 			[Tok.String, 'x(y'],
 			[Tok.Number, 5],
 		]);
-	});
-
-	it('a 30 MB string of escapes is read within a 96 MB heap (its bytes in one typed array)', async () => {
-		const huge = CASES.find((testCase) => testCase.name.startsWith('a 30 MB literal string'));
-		const read = await readBounded((huge as (typeof CASES)[number]).build(), { heapMb: 96 });
-		expect(read).toMatchObject({ outcome: 'ok', texts: ['after'] });
 	});
 
 	it('keeps bytes above 127 as they are', () => {
