@@ -74,16 +74,22 @@ export function type1BuiltInEncoding(data: Uint8Array, length1?: number): BuiltI
 	const text = cleartext(data, length1);
 	const eexec = indexOf(text, 'eexec', 0);
 	const clear = eexec >= 0 ? text.subarray(0, eexec) : text;
-	const at = indexOf(clear, '/Encoding', 0);
-	if (at < 0) return undefined;
+	if (indexOf(clear, '/Encoding', 0) < 0) return undefined; // most programs answer here, without a token read
 	const names: BuiltInEncoding = new Array(256).fill(undefined);
 	let entries = 0;
+	let found = false;
+	let first = false;
 	// dup <code> /<name> put: the last three tokens are kept to recognise the pattern when `put` comes.
 	let before3 = '';
 	let before2 = '';
 	let before1 = '';
-	let first = true;
-	for (const token of tokens(clear, at + '/Encoding'.length)) {
+	// Tokens, not bytes: an "/Encoding" inside a string (a /Notice) or a comment is not the entry.
+	for (const token of tokens(clear, 0)) {
+		if (!found) {
+			found = token === '/Encoding';
+			first = found;
+			continue;
+		}
 		if (first) {
 			if (token === 'StandardEncoding') return ENCODINGS.StandardEncoding.slice();
 			first = false;
