@@ -1,58 +1,13 @@
 // CFF font programs (nodes/ESign/pdf/cff.ts): the charset and encoding a FontFile3 /Type1C program gives its codes,
-// read from programs built byte by byte here (Adobe TN 5176), from a real one (Ghostscript's, in a fixture), and
+// read from programs built byte by byte (test/support/fontPrograms.js, Adobe TN 5176), from a real one (Ghostscript's, in a fixture), and
 // from hostile ones (counts and offsets past the data).
 import { cffBuiltInEncoding, parseCff } from '../../../nodes/ESign/pdf/cff';
 import { PdfDocument } from '../../../nodes/ESign/pdf/document';
 import { PdfDict, PdfError, PdfRef, PdfStream } from '../../../nodes/ESign/pdf/objects';
+import { cffProgram } from '../../support/fontPrograms';
 import { readPdfFixture } from '../../support/pdfjs';
 
-/** An INDEX of the items, with 4-byte offsets (so a layout can be worked out before the items are known). */
-function index(items: number[][]): number[] {
-	if (!items.length) return [0, 0];
-	const out = [items.length >> 8, items.length & 0xff, 4];
-	let offset = 1;
-	const int32 = (n: number) => [(n >>> 24) & 0xff, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff];
-	out.push(...int32(offset));
-	for (const item of items) out.push(...int32((offset += item.length)));
-	for (const item of items) out.push(...item);
-	return out;
-}
-
-const bytes = (text: string) => Array.from(text, (c) => c.charCodeAt(0));
-/** A DICT operand as a 5-byte integer (fixed size, so offsets can be filled in afterwards). */
-const int = (n: number) => [29, (n >>> 24) & 0xff, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff];
-
-/**
- * A CFF program with `glyphs` glyphs, custom strings (SIDs 391 on), and the charset and encoding given as the bytes
- * of their tables (or a predefined id: 0 ISOAdobe / Standard).
- */
-function cff(options: { glyphs: number; strings?: string[]; charset: number[] | 0; encoding: number[] | 0 | 1; cid?: boolean }): Uint8Array {
-	const header = [1, 0, 4, 4];
-	const name = index([bytes('Test')]);
-	const strings = index((options.strings ?? []).map(bytes));
-	const globalSubrs = index([]);
-	// Top DICT: [ROS] charset encoding CharStrings, every offset a 5-byte integer.
-	const topSize = (options.cid ? 5 * 3 + 2 : 0) + 3 * 6;
-	const top = index([new Array(topSize).fill(0)]);
-	const charStringsAt = header.length + name.length + top.length + strings.length + globalSubrs.length;
-	const charStrings = index(Array.from({ length: options.glyphs }, () => [14])); // endchar
-	const charsetAt = charStringsAt + charStrings.length;
-	const charset = options.charset === 0 ? [] : options.charset;
-	const encodingAt = charsetAt + charset.length;
-	const dict = [
-		...(options.cid ? [...int(391), ...int(392), ...int(0), 12, 30] : []),
-		...int(options.charset === 0 ? 0 : charsetAt),
-		15,
-		...int(typeof options.encoding === 'number' ? options.encoding : encodingAt),
-		16,
-		...int(charStringsAt),
-		17,
-	];
-	const program = [...header, ...name, ...index([dict]), ...strings, ...globalSubrs, ...charStrings, ...charset];
-	if (typeof options.encoding !== 'number') program.push(...options.encoding);
-	return Uint8Array.from(program);
-}
-
+const cff = cffProgram;
 const sid = (n: number) => [n >> 8, n & 0xff];
 
 describe('CFF charset and encoding', () => {

@@ -1,19 +1,12 @@
 // Type 1 font programs (nodes/ESign/pdf/type1Program.ts): the built-in encoding of a FontFile's cleartext, as pdfTeX
 // embeds TeX's fonts (no /Encoding in the PDF): `StandardEncoding def`, or `dup <code> /<name> put` entries.
 import { type1BuiltInEncoding } from '../../../nodes/ESign/pdf/type1Program';
+import { type1Program } from '../../support/fontPrograms';
 
 // ASCII text (the bytes after eexec stand for binary; their UTF-8 form is as good).
 const bytes = (text: string) => new TextEncoder().encode(text);
 
-/** A cleartext like pdfTeX's (cmr10), then `eexec` and binary bytes standing for the encrypted part. */
-function program(encoding: string, after = ''): { data: Uint8Array; length1: number } {
-	const clear =
-		'%!PS-AdobeFont-1.0: CMR10 003.002\n%%Title: CMR10\n/FontName /CMR10 def\n/PaintType 0 def\n' +
-		'/FontInfo 7 dict dup begin\n/Notice (Copyright (c) /Encoding 1997) readonly def\nend readonly def\n' +
-		`/Encoding ${encoding}\ncurrentfile eexec\n`;
-	const data = bytes(clear + '\u00d9\u00d6\u0009\u008f' + after);
-	return { data, length1: clear.length };
-}
+const program = type1Program;
 
 describe('Type 1 built-in encodings', () => {
 	it('dup <code> /<name> put entries, as pdfTeX embeds them (the comment and the string before are not read)', () => {

@@ -1,0 +1,11 @@
+export function cffProgram(options: { glyphs: number; strings?: string[]; charset: number[] | number; encoding: number[] | number; cid?: boolean }): Uint8Array;
+export function cmapFormat0(pairs: Array<[number, number]>): number[];
+export function cmapFormat4(pairs: Array<[number, number]>): number[];
+export function cmapFormat6(first: number, glyphs: number[]): number[];
+export function cmapFormat12(groups: Array<[number, number, number]>): number[];
+export function cmapTable(subtables: Array<[number, number, number[]]>): number[];
+export function postFormat2(names: Array<number | string>): number[];
+export function trueTypeProgram(tables: Record<string, number[]>): Uint8Array;
+export function type1Program(encoding: string, after?: string): { data: Uint8Array; length1: number };
+export function u16(n: number): number[];
+export function int32(n: number): number[];
