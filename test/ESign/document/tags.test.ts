@@ -198,6 +198,34 @@ describe('Field rows placed by anchor texts', () => {
 		});
 	});
 
+	test('an anchor typed with a straight quote finds the PDF’s curly one; text drawn off the page is not searched', async () => {
+		// The same words in capitals drawn at x = 2,600 on a 612-pt page (a clipped table of contents): a viewer shows
+		// nothing there, so occurrence 0 gives one field, on the line the page shows.
+		const pdf = await makePdf([
+			{
+				lines: [
+					{ text: 'Tenant\u2019s signature:', x: 72, y: 600 },
+					{ text: "TENANT'S SIGNATURE:", x: 2600, y: 500 },
+				],
+			},
+		]);
+		const theirs = await readPdfWithPdfjs(pdf, { glyphs: false, anchors: ['Tenant\u2019s signature:'] });
+		const [anchor] = theirs.pages[0].anchors;
+		const res = await esign(
+			sb,
+			createAndSend({
+				signers: { signer: [SIGNERS.signer[0]] },
+				...rows([{ signer: '1', field_type: 'signature', placement: 'anchor', anchor_text: "tenant's signature:", anchor_occurrence: 0, width: 150, height: 30 }]),
+			}),
+			{ input: fileInput(pdf) },
+		);
+		expect(res.error).toBeUndefined();
+		const fields = (await api(sb, 'GET', `/documents/${res.items[0].json.id}/fields`)).body as Json[];
+		expect(fields).toHaveLength(1);
+		close(fields[0].position_x, anchor.box[2]);
+		close(fields[0].position_y, anchor.box[3] - 30);
+	});
+
 	test('an anchor text the PDF does not have, or an occurrence past the last, is refused before the upload', async () => {
 		await clearLog(sb);
 		const res = await esign(
