@@ -42,57 +42,57 @@ type Lookup = (code: number) => number;
 
 /** A cmap subtable as code → glyph id (0 for none). */
 function subtable(cmap: Uint8Array, at: number): Lookup | undefined {
-	const format = u16(cmap, at, 'cmap');
+	const format = u16(cmap, at, 'cmap table');
 	if (format === 0) {
-		if (at + 6 + 256 > cmap.length) throw damaged('cmap');
+		if (at + 6 + 256 > cmap.length) throw damaged('cmap table');
 		return (code) => (code < 256 ? cmap[at + 6 + code] : 0);
 	}
 	if (format === 6) {
-		const first = u16(cmap, at + 6, 'cmap');
-		const count = u16(cmap, at + 8, 'cmap');
-		return (code) => (code >= first && code < first + count ? u16(cmap, at + 10 + (code - first) * 2, 'cmap') : 0);
+		const first = u16(cmap, at + 6, 'cmap table');
+		const count = u16(cmap, at + 8, 'cmap table');
+		return (code) => (code >= first && code < first + count ? u16(cmap, at + 10 + (code - first) * 2, 'cmap table') : 0);
 	}
 	if (format === 4) {
-		const segments = u16(cmap, at + 6, 'cmap') >> 1;
+		const segments = u16(cmap, at + 6, 'cmap table') >> 1;
 		const ends = at + 14;
 		const starts = ends + segments * 2 + 2;
 		const deltas = starts + segments * 2;
 		const ranges = deltas + segments * 2;
-		if (ranges + segments * 2 > cmap.length) throw damaged('cmap');
+		if (ranges + segments * 2 > cmap.length) throw damaged('cmap table');
 		return (code) => {
 			// Binary search on the end codes (sorted in a sound font; in a broken one this finds nothing, never loops).
 			let low = 0;
 			let high = segments - 1;
 			while (low < high) {
 				const mid = (low + high) >> 1;
-				if (u16(cmap, ends + mid * 2, 'cmap') < code) low = mid + 1;
+				if (u16(cmap, ends + mid * 2, 'cmap table') < code) low = mid + 1;
 				else high = mid;
 			}
-			if (segments === 0 || u16(cmap, ends + low * 2, 'cmap') < code) return 0;
-			const start = u16(cmap, starts + low * 2, 'cmap');
+			if (segments === 0 || u16(cmap, ends + low * 2, 'cmap table') < code) return 0;
+			const start = u16(cmap, starts + low * 2, 'cmap table');
 			if (code < start) return 0;
-			const delta = u16(cmap, deltas + low * 2, 'cmap');
-			const range = u16(cmap, ranges + low * 2, 'cmap');
+			const delta = u16(cmap, deltas + low * 2, 'cmap table');
+			const range = u16(cmap, ranges + low * 2, 'cmap table');
 			if (range === 0) return (code + delta) & 0xffff;
 			const glyphAt = ranges + low * 2 + range + (code - start) * 2;
 			if (glyphAt + 2 > cmap.length) return 0;
-			const glyph = u16(cmap, glyphAt, 'cmap');
+			const glyph = u16(cmap, glyphAt, 'cmap table');
 			return glyph === 0 ? 0 : (glyph + delta) & 0xffff;
 		};
 	}
 	if (format === 12) {
-		const groups = Math.min(u32(cmap, at + 12, 'cmap'), Math.floor((cmap.length - at - 16) / 12));
+		const groups = Math.min(u32(cmap, at + 12, 'cmap table'), Math.floor((cmap.length - at - 16) / 12));
 		return (code) => {
 			let low = 0;
 			let high = groups - 1;
 			while (low <= high) {
 				const mid = (low + high) >> 1;
 				const group = at + 16 + mid * 12;
-				const start = u32(cmap, group, 'cmap');
-				const end = u32(cmap, group + 4, 'cmap');
+				const start = u32(cmap, group, 'cmap table');
+				const end = u32(cmap, group + 4, 'cmap table');
 				if (code < start) high = mid - 1;
 				else if (code > end) low = mid + 1;
-				else return (u32(cmap, group + 8, 'cmap') + code - start) % 65536;
+				else return (u32(cmap, group + 8, 'cmap table') + code - start) % 65536;
 			}
 			return 0;
 		};
@@ -103,11 +103,11 @@ function subtable(cmap: Uint8Array, at: number): Lookup | undefined {
 /** The cmap's subtables by "platform,encoding" (the first of each; at most as many as the table has room for). */
 function cmaps(cmap: Uint8Array): Map<string, Lookup> {
 	const out = new Map<string, Lookup>();
-	const count = Math.min(u16(cmap, 2, 'cmap'), Math.floor((cmap.length - 4) / 8));
+	const count = Math.min(u16(cmap, 2, 'cmap table'), Math.floor((cmap.length - 4) / 8));
 	for (let i = 0; i < count; i++) {
-		const key = `${u16(cmap, 4 + i * 8, 'cmap')},${u16(cmap, 6 + i * 8, 'cmap')}`;
+		const key = `${u16(cmap, 4 + i * 8, 'cmap table')},${u16(cmap, 6 + i * 8, 'cmap table')}`;
 		if (out.has(key) || !['3,0', '1,0', '3,1', '3,10'].includes(key)) continue;
-		const lookup = subtable(cmap, u32(cmap, 8 + i * 8, 'cmap'));
+		const lookup = subtable(cmap, u32(cmap, 8 + i * 8, 'cmap table'));
 		if (lookup) out.set(key, lookup);
 	}
 	return out;
@@ -115,11 +115,11 @@ function cmaps(cmap: Uint8Array): Map<string, Lookup> {
 
 /** Glyph names by glyph id from a `post` table (format 1: the Macintosh order; 2: indexes and Pascal strings). */
 export function postNames(post: Uint8Array): Array<string | undefined> {
-	const format = u32(post, 0, 'post');
+	const format = u32(post, 0, 'post table');
 	if (format === 0x10000) return fontNames.mac.split(' ');
 	if (format !== 0x20000) return [];
-	const glyphs = u16(post, 32, 'post');
-	if (34 + glyphs * 2 > post.length) throw damaged('post');
+	const glyphs = u16(post, 32, 'post table');
+	if (34 + glyphs * 2 > post.length) throw damaged('post table');
 	// The Pascal strings after the indexes, each found once; an index past the last string names nothing.
 	const strings: string[] = [];
 	for (let at = 34 + glyphs * 2; at < post.length; ) {
@@ -130,7 +130,7 @@ export function postNames(post: Uint8Array): Array<string | undefined> {
 	}
 	const names: Array<string | undefined> = [];
 	for (let gid = 0; gid < glyphs; gid++) {
-		const index = u16(post, 34 + gid * 2, 'post');
+		const index = u16(post, 34 + gid * 2, 'post table');
 		names.push(index < 258 ? macName(index) : strings[index - 258]);
 	}
 	return names;
@@ -152,7 +152,7 @@ function unicodeByGlyph(lookups: Map<string, Lookup>, wanted: Set<number>): Map<
 
 /**
  * Text by code (0–255) for a symbolic simple TrueType font without an encoding in the PDF: the code through the
- * (3,0) subtable (code, then 0xF000 + code, as Windows symbol fonts store it) or the (1,0) one, then the glyph's
+ * (3,0) subtable (code, then 0xF000 + code, as Windows symbol fonts store it), the (1,0) or the (3,1) one, then the glyph's
  * `post` name, else its Unicode from the (3,1) subtable. Undefined when the program cannot be read.
  */
 export function trueTypeSymbolicText(data: Uint8Array): Array<string | undefined> | undefined {
@@ -163,13 +163,17 @@ export function trueTypeSymbolicText(data: Uint8Array): Array<string | undefined
 		const lookups = cmaps(cmap);
 		const symbol = lookups.get('3,0');
 		const mac10 = lookups.get('1,0');
-		const glyphOf = (code: number) => (symbol ? symbol(code) || symbol(0xf000 + code) || symbol(0xf100 + code) || symbol(0xf200 + code) : (mac10?.(code) ?? 0));
+		const unicode = lookups.get('3,1');
+		// (3,0) first, as Windows symbol fonts store codes (often at 0xF000 + code); then (1,0); then the code read as
+		// Unicode in (3,1).
+		const glyphOf = (code: number) =>
+			symbol ? symbol(code) || symbol(0xf000 + code) || symbol(0xf100 + code) || symbol(0xf200 + code) : (mac10 ?? unicode)?.(code) ?? 0;
 		const post = found.get('post');
 		const names = post ? postNames(post) : [];
 		const glyphs = Array.from({ length: 256 }, (_, code) => glyphOf(code));
 		const unnamed = new Set(glyphs.filter((gid) => gid && !(names[gid] && textOfGlyphName(names[gid] as string))));
-		const unicode = unicodeByGlyph(lookups, unnamed);
-		const text = glyphs.map((gid) => (gid ? ((names[gid] && textOfGlyphName(names[gid] as string)) ?? unicode.get(gid)) : undefined));
+		const byGlyph = unicodeByGlyph(lookups, unnamed);
+		const text = glyphs.map((gid) => (gid ? ((names[gid] && textOfGlyphName(names[gid] as string)) ?? byGlyph.get(gid)) : undefined));
 		return text.some((t) => t !== undefined) ? text : undefined;
 	} catch {
 		return undefined;
