@@ -52,6 +52,16 @@ const text = (words) => `BT /F1 12 Tf 72 700 Td (${words}) Tj ET`;
 /** Forms 20… drawn by the page: `forms` is [[num, content, extra dict text]]. */
 const formObject = (num, content, dict = '') => [num, { dict: `/Type /XObject /Subtype /Form /BBox [0 0 612 792] ${dict}`, stream: content }];
 
+/** A one-page file with /AcroForm /Fields [fields] and the page's /Annots [annots] (objects from 20 on). */
+const formPdf = (fields, annots, objects) =>
+	buildPdf([
+		[1, `<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [${fields}] >> >>`],
+		[2, '<< /Type /Pages /Kids [10 0 R] /Count 1 >>'],
+		[10, `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Annots [${annots}] >>`],
+		...objects,
+	]).bytes;
+const formWidget = (extra) => `<< /Type /Annot /Subtype /Widget /Rect [100 100 200 120] /P 10 0 R ${extra} >>`;
+
 const CASES = [
 	{
 		name: 'Flate bomb: 1 GiB of zeros in a 1 MB page content stream',
@@ -371,6 +381,71 @@ const CASES = [
 					[6, `<< /Type /Font /Subtype /CIDFontType2 /BaseFont /X /W [${'0 4294967295 500 '.repeat(333_333)}] >>`],
 				],
 			}),
+	},
+	// Form-field trees (nodes/ESign/pdf/forms.ts): read after the pages, as the node reads a fillable PDF.
+	{
+		name: 'form fields: a field tree 10,000 levels deep',
+		expect: { outcome: 'PdfError', kind: 'damaged' },
+		build: () => {
+			const depth = 10_000;
+			const objects = Array.from({ length: depth }, (_, i) => [20 + i, i + 1 < depth ? `<< /T (n) /Kids [${21 + i} 0 R] >>` : formWidget('/FT /Tx')]);
+			return formPdf('20 0 R', `${20 + depth - 1} 0 R`, objects);
+		},
+	},
+	{
+		name: 'form fields: /Kids that loop (a field its own grandchild) and /Parent that loops',
+		expect: { outcome: 'ok', fields: 1 },
+		build: () =>
+			formPdf('20 0 R 21 0 R', '22 0 R', [
+				[20, '<< /T (a) /FT /Tx /Kids [21 0 R 20 0 R] /Parent 21 0 R >>'],
+				[21, '<< /T (b) /Kids [20 0 R 22 0 R 21 0 R] /Parent 20 0 R >>'],
+				[22, formWidget('/Parent 21 0 R')],
+			]),
+	},
+	{
+		name: 'form fields: a field with 1,000,000 kids',
+		expect: { outcome: 'PdfError', kind: 'limit' },
+		build: () => formPdf('20 0 R', '21 0 R', [[20, `<< /T (a) /FT /Tx /Kids [${'21 0 R '.repeat(1_000_000)}] >>`], [21, formWidget('/Parent 20 0 R')]]),
+	},
+	{
+		name: 'form fields: 20,000 fields, each its own widget (past the widget limit)',
+		expect: { outcome: 'PdfError', kind: 'limit' },
+		build: () => formPdf('<< /Subtype /Widget /FT /Tx /T (x) /Rect [0 0 1 1] >> '.repeat(20_000), '', []),
+	},
+	{
+		name: 'form fields: a 10 MB field name (/T), cut at the name limit',
+		expect: { outcome: 'ok', fields: 1 },
+		build: () => formPdf('20 0 R', '20 0 R', [[20, formWidget(`/T (${'n'.repeat(10 * MB)}) /FT /Tx`)]]),
+	},
+	{
+		name: 'form fields: a choice list (/Opt) of 1,000,000 entries',
+		expect: { outcome: 'PdfError', kind: 'limit' },
+		build: () => formPdf('20 0 R', '20 0 R', [[20, formWidget(`/T (c) /FT /Ch /Opt [${'(x) '.repeat(1_000_000)}]`)]]),
+	},
+	{
+		name: 'form fields: /Rect of a 400-digit number (not finite: left out) and of 1e300 (kept)',
+		expect: { outcome: 'ok', fields: 1 },
+		build: () =>
+			formPdf('20 0 R 21 0 R', '20 0 R 21 0 R', [
+				[20, `<< /Subtype /Widget /FT /Tx /T (inf) /Rect [0 0 1${'0'.repeat(400)} 10] >>`],
+				[21, `<< /Subtype /Widget /FT /Tx /T (huge) /Rect [-1${'0'.repeat(300)} 0 1${'0'.repeat(300)} 10] >>`],
+			]),
+	},
+	{
+		name: 'form fields: a page listing 1,000,000 annotations',
+		expect: { outcome: 'PdfError', kind: 'limit' },
+		build: () => formPdf('20 0 R', '20 0 R '.repeat(1_000_000), [[20, formWidget('/T (a) /FT /Tx')]]),
+	},
+	{
+		name: 'form fields: a widget only /Annots lists, up a /Parent chain of 100,000 fields',
+		expect: { outcome: 'ok', fields: 0 },
+		build: () => {
+			const count = 100_000;
+			const objects = [[20, formWidget('/Parent 21 0 R')]];
+			// The /FT is at the top, beyond the chain the reader follows: the widget's field is not known.
+			for (let i = 1; i <= count; i++) objects.push([20 + i, i < count ? `<< /T (p) /Parent ${21 + i} 0 R >>` : '<< /T (top) /FT /Tx >>']);
+			return formPdf('', '20 0 R', objects);
+		},
 	},
 ];
 

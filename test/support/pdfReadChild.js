@@ -1,7 +1,7 @@
 'use strict';
 /**
  * A child process that reads PDFs with the reader compiled by test/support/pdfReader.js (its path is argv[2]), one
- * message at a time, as the node reads them (every page's lines, then its tags and anchor texts): { id, bytes, maxPages, limits } in, { id, outcome, … } out. Run by `fork` with the
+ * message at a time, as the node reads them (every page's lines, then its tags and anchor texts; then the form fields): { id, bytes, maxPages, limits } in, { id, outcome, … } out. Run by `fork` with the
  * 'advanced' serialization (bytes arrive as a Uint8Array). A crash of the process itself (V8 out of memory, a native
  * abort) is seen by the parent as the child's exit.
  */
@@ -31,7 +31,9 @@ async function read(message) {
 			tags += findTags(read.filter(mayHoldTag), page.number, []).length;
 			for (const matches of findAnchors(read, page.number, ANCHORS).values()) anchors += matches.length;
 		}
-		return answer({ outcome: 'ok', pages: pdf.pages.length, lines, tags, anchors, texts });
+		// What the node reads when a workflow takes its fields from the PDF's own form fields.
+		const fields = await pdf.formFields();
+		return answer({ outcome: 'ok', pages: pdf.pages.length, lines, tags, anchors, texts, fields: fields.length });
 	} catch (error) {
 		if (error instanceof PdfError) return answer({ outcome: 'PdfError', kind: error.kind, message: error.message });
 		return answer({ outcome: 'crash', name: error && error.name, message: String(error && error.message), stack: String(error && error.stack) });
