@@ -95,8 +95,26 @@ const TINY_JPEG = Buffer.from(
 
 // ---------------------------------------------------------------- text PDFs
 
-/** pdf-lib's standard fonts speak WinAnsi only: replace anything else so drawing never throws. */
-const winAnsi = (text) => String(text ?? '').replace(/[^\x20-\x7e\xa0-\xff]/g, '?');
+// pdf-lib's standard fonts speak WinAnsi only, which is Latin-1 plus these 27 at 0x80–0x9F (the em dash at 0x97).
+const WIN_ANSI_EXTRA = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ');
+const inWinAnsi = (ch) => (ch >= ' ' && ch <= '~') || (ch >= '\xa0' && ch <= '\xff') || WIN_ANSI_EXTRA.has(ch);
+
+/**
+ * Text the standard fonts can draw, so drawing never throws: what WinAnsi has stays; a letter it lacks becomes its
+ * base letter where it has one (ř → r, Ż → Z); anything else becomes "?".
+ */
+function winAnsi(text) {
+	let out = '';
+	for (const ch of String(text ?? '')) {
+		if (inWinAnsi(ch)) {
+			out += ch;
+			continue;
+		}
+		const base = ch.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
+		out += base && [...base].every(inWinAnsi) ? base : '?';
+	}
+	return out;
+}
 
 /** Draws lines top-down from `y`, wrapping at `maxChars`; returns the y below the last line. */
 function drawLines(page, lines, { x, y, font, size, color = rgb(0.1, 0.1, 0.1), maxChars = 90 }) {
@@ -152,6 +170,7 @@ async function makeTextPdf({ title, pages, size }) {
 }
 
 const TAGGED_CONTRACT = path.join(__dirname, '..', 'fixtures', 'pdf', 'website-contract.pdf');
+const FILLABLE_FORM = path.join(__dirname, '..', 'fixtures', 'pdf', 'form-pdflib.pdf');
 
 let samplesPromise;
 
@@ -167,6 +186,8 @@ function getSamples() {
 			// A LibreOffice document with white text tags for two signers (test/fixtures/pdf, made by
 			// scripts/make-pdf-fixtures.sh): what the README's text-tags example and the e2e use.
 			'tagged-contract.pdf': file(fs.readFileSync(TAGGED_CONTRACT), 'application/pdf'),
+			// A fillable 2-page tenancy form (pdf-lib; fixture form-pdflib.pdf): the form-fields example and the e2e.
+			'tenancy-form.pdf': file(fs.readFileSync(FILLABLE_FORM), 'application/pdf'),
 			'photo.png': file(png, 'image/png'),
 			'photo.jpg': file(TINY_JPEG, 'image/jpeg'),
 			'notes.txt': file(Buffer.from('These notes are plain text, not a PDF, PNG or JPG.\n'), 'text/plain; charset=UTF-8'),
