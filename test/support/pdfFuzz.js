@@ -80,6 +80,10 @@ const OBJECT_SNIPPETS = [
 	'/Filter /ASCIIHexDecode', '/DecodeParms << /EarlyChange 0 >>', '/Widths 1 0 R', '/Widths []', '/FontDescriptor << /Flags 4 >>',
 	'/Subtype /Type0 /Encoding /Identity-H /DescendantFonts [<< /Subtype /CIDFontType2 /W [0 [500]] >>]',
 	'/Resources << /Font << /F1 << /Subtype /Type1 /BaseFont /Courier >> >> >>', '/Contents [1 0 R 1 0 R]',
+	// Form fields (nodes/ESign/pdf/forms.ts): field trees, widgets and choices.
+	'/AcroForm << /Fields [1 0 R] >>', '/Fields [1 0 R 1 0 R]', '/Annots [1 0 R]', '/Subtype /Widget', '/FT /Tx', '/FT /Sig',
+	'/FT /Ch', '/FT /Btn', '/Ff 4294967295', '/Ff -1', '/Ff 1.5', '/T 1 0 R', '/T <FEFF00>', '/T <EFBBBF>', '/T (a.b)',
+	'/Opt [1 0 R [(a)] [] /x]', '/Opt 1 0 R', '/Rect [1e30 0 -1e30 1]', '/Rect [0 0]', '/P 1 0 R', '/F 2', '/F -1',
 ];
 
 const BYTE_TOKENS = [
@@ -399,7 +403,7 @@ function makeCase(bases, seed) {
 		case 'object': {
 			const plain = structured.objects.filter((o) => !o.stream);
 			// Objects that shape the reading (fonts, pages, resources) most of the time.
-			const rich = plain.filter((o) => /\/(Font|Page|Pages|XObject|Catalog|Type0|Encoding|Widths|DescendantFonts|Resources|Kids)\b/.test(o.text));
+			const rich = plain.filter((o) => /\/(Font|Page|Pages|XObject|Catalog|Type0|Encoding|Widths|DescendantFonts|Resources|Kids|Fields|Annots|FT|Widget)\b/.test(o.text));
 			const numbers = structured.objects.map((o) => o.num);
 			const snippets = [...OBJECT_SNIPPETS, ...numbers.slice(0, 50).map((n) => `${n} 0 R`)];
 			const entries = () => Array.from({ length: r.count(3) }, () => r.pick(snippets)).join(' ');

@@ -1,7 +1,7 @@
 // A fixed-seed slice of the PDF reader's fuzzing (scripts/fuzz-pdf.mjs runs tens of thousands of cases): mutated
 // fixtures (test/support/pdfFuzz.js: bytes flipped, cut, moved and inserted, and content streams, CMaps, object
 // streams, xref streams and objects mutated behind a sound cross-reference) must each read to a result (lines, tags,
-// anchor texts) or end in a PdfError, never another exception. Read in this process: no wall clock here; a hang shows as jest's hang guard.
+// anchor texts, form fields) or end in a PdfError, never another exception. Read in this process: no wall clock here; a hang shows as jest's hang guard.
 import { PdfError, PdfText } from '../../../nodes/ESign/pdf';
 import { findAnchor } from '../../../nodes/ESign/pdf/anchors';
 import { findTags, mayHoldTag } from '../../../nodes/ESign/pdf/tags';
@@ -17,6 +17,7 @@ describe('fuzz: mutated fixtures', () => {
 		const outcomes = new Map<string, number>();
 		const crashes: string[] = [];
 		const mutations = new Set<string>();
+		let withFields = 0;
 		for (let i = 0; i < CASES; i++) {
 			const made = makeCase(bases, SEED + i);
 			mutations.add(made.kind);
@@ -29,6 +30,8 @@ describe('fuzz: mutated fixtures', () => {
 					findTags(lines.filter(mayHoldTag), page.number, []);
 					findAnchor(lines, page.number, 'Signature:');
 				}
+				// And its form fields, as the node reads a fillable PDF.
+				if ((await pdf.formFields()).length > 0) withFields++;
 			} catch (error) {
 				if (error instanceof PdfError) outcome = error.kind;
 				else {
@@ -42,6 +45,8 @@ describe('fuzz: mutated fixtures', () => {
 		// The cases reach both sides: files that still read, and files refused as damaged; every kind of mutation ran.
 		expect(outcomes.get('ok') ?? 0).toBeGreaterThan(CASES / 10);
 		expect(outcomes.get('damaged') ?? 0).toBeGreaterThan(0);
+		// Mutated fillable fixtures still reach the form-field reader with widgets to read.
+		expect(withFields).toBeGreaterThan(0);
 		expect([...mutations].sort()).toEqual(['bytes', 'content', 'hybrid', 'object', 'objstm', 'xrefstream']);
 	});
 });
