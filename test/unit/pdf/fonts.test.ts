@@ -1,17 +1,18 @@
 // The PDF reader's fonts (nodes/ESign/pdf/fonts.ts): how a string splits into glyphs, each glyph's advance and text
 // (ISO 32000-1 9.6–9.10). Widths are checked against the font dictionaries' own numbers and, for the standard 14
 // fonts, against Adobe's AFM metrics as pdf-lib ships them (test/support/pdfAfm.js).
-import { PdfDocument } from '../../../nodes/ESign/pdf/document';
+import { DEFAULT_LIMITS, PdfDocument } from '../../../nodes/ESign/pdf/document';
 import { loadFont, standardFontName } from '../../../nodes/ESign/pdf/fonts';
 import type { Glyph } from '../../../nodes/ESign/pdf/fonts';
-import { PdfDict, PdfRef } from '../../../nodes/ESign/pdf/objects';
+import { PdfDict, PdfError, PdfRef } from '../../../nodes/ESign/pdf/objects';
+import { cffProgram, cmapFormat4, cmapTable, postFormat2, trueTypeProgram, type1Program } from '../../support/fontPrograms';
 import { afmWidth } from '../../support/pdfAfm';
 import type { RawObject } from '../../support/pdfRaw';
-import { pagesPdf } from '../../support/pdfRaw';
+import { deflate, pagesPdf } from '../../support/pdfRaw';
 
 /** Loads object 5 of a file holding the given objects as a font. */
-async function font(objects: Array<[number, RawObject]>) {
-	const doc = await PdfDocument.open(pagesPdf([{ content: '' }], { extra: objects }));
+async function font(objects: Array<[number, RawObject]>, limits = DEFAULT_LIMITS) {
+	const doc = await PdfDocument.open(pagesPdf([{ content: '' }], { extra: objects }), limits);
 	const dict = await doc.resolve(new PdfRef(5, 0));
 	return loadFont(doc, dict as PdfDict);
 }
@@ -191,5 +192,98 @@ describe('composite (Type 0) fonts', () => {
 			[0.25, true],
 			[0.6, false],
 		]);
+	});
+});
+
+describe("a font's own encoding, where the PDF gives none (read as pdf.js reads it)", () => {
+	// cmr10 as pdfTeX embeds it: TeX's ligatures at codes 11–14, no /Encoding and no ToUnicode in the PDF.
+	const cmr = type1Program('256 array\n0 1 255 {1 index exch /.notdef put} for\ndup 11 /ff put\ndup 12 /fi put\ndup 13 /fl put\ndup 14 /ffi put\ndup 65 /A put\ndup 66 /Gamma put\nreadonly def');
+	const type1 = (entries: string): Array<[number, RawObject]> => [
+		[5, `<< /Type /Font /Subtype /Type1 /BaseFont /ABCDEF+CMR10 /FirstChar 0 /LastChar 255 /Widths [] /FontDescriptor 6 0 R ${entries} >>`],
+		[6, '<< /Type /FontDescriptor /FontName /ABCDEF+CMR10 /Flags 4 /FontFile 7 0 R >>'],
+		[7, { dict: `/Length1 ${cmr.length1} /Length2 4 /Length3 0`, stream: cmr.data }],
+	];
+
+	it('a Type 1 program\'s built-in encoding: TeX\'s ligature codes read as their letters ("identifiers", not "identi\ufffders")', async () => {
+		const loaded = await font(type1(''));
+		expect(texts(glyphs(loaded, [11, 12, 13, 14, 65, 66]))).toBe('fffiflffiAΓ');
+		// One glyph a code, though a ligature's text is several letters (layout maps each letter to the glyph).
+		expect(glyphs(loaded, [12])).toHaveLength(1);
+	});
+
+	it('/Differences without a base encoding win over the program\'s names; the program gives the rest', async () => {
+		const loaded = await font([...type1('/Encoding 8 0 R'), [8, '<< /Type /Encoding /Differences [12 /B] >>']]);
+		expect(texts(glyphs(loaded, [11, 12, 65]))).toBe('ffBA');
+	});
+
+	it('a named base encoding or a ToUnicode map: the program is not read', async () => {
+		const named = await font(type1('/Encoding /WinAnsiEncoding'));
+		expect(texts(glyphs(named, [12, 65]))).toBe('\ufffdA');
+		const mapped = await font([...type1('/ToUnicode 8 0 R'), [8, { stream: '1 beginbfchar <41> <005A> endbfchar' }]]);
+		expect(texts(glyphs(mapped, [65, 12]))).toBe('Z\ufffd');
+	});
+
+	it('a CFF program (FontFile3 /Type1C): its encoding and charset', async () => {
+		// Glyph 1 = SID 192 (the standard strings' "Scaron"), glyph 2 = SID 391 (a string of the font's own: "fi").
+		const program = cffProgram({ glyphs: 3, strings: ['fi'], charset: [0, 0, 192, 1, 135], encoding: [0, 2, 12, 65] });
+		const loaded = await font([
+			[5, '<< /Type /Font /Subtype /Type1 /BaseFont /ABCDEF+Test /FontDescriptor 6 0 R >>'],
+			[6, '<< /Type /FontDescriptor /FontName /ABCDEF+Test /Flags 4 /FontFile3 7 0 R >>'],
+			[7, { dict: '/Subtype /Type1C', stream: program }],
+		]);
+		expect(texts(glyphs(loaded, [12, 65]))).toBe('Šfi');
+	});
+
+	it('a symbolic TrueType program (FontFile2): code → (3,0) glyph → post name', async () => {
+		const program = trueTypeProgram({ cmap: cmapTable([[3, 0, cmapFormat4([[0xf0b7, 1], [0xf041, 2]])]]), post: postFormat2([0, 'bullet', 'A']) });
+		const loaded = await font([
+			[5, '<< /Type /Font /Subtype /TrueType /BaseFont /ABCDEF+Symbolic /FontDescriptor 6 0 R >>'],
+			[6, '<< /Type /FontDescriptor /FontName /ABCDEF+Symbolic /Flags 4 /FontFile2 7 0 R >>'],
+			[7, { dict: '/Filter /FlateDecode', stream: deflate(program) }],
+		]);
+		expect(texts(glyphs(loaded, [0xb7, 65, 66]))).toBe('•AB');
+	});
+
+	it('Symbol and ZapfDingbats without an embedded program: their built-in encodings', async () => {
+		const symbol = await font([[5, '<< /Type /Font /Subtype /Type1 /BaseFont /Symbol >>']]);
+		expect(texts(glyphs(symbol, [0x61, 0x62, 0x53, 0xb3]))).toBe('αβΣ≥');
+		const dingbats = await font([[5, '<< /Type /Font /Subtype /Type1 /BaseFont /ZapfDingbats >>']]);
+		expect(texts(glyphs(dingbats, [0x21, 0x33]))).toBe('\u2701\u2713');
+	});
+
+	it('a program that cannot be read leaves the font as it was; a limit on its stream stops the read', async () => {
+		const garbage = await font([
+			[5, '<< /Type /Font /Subtype /Type1 /BaseFont /ABCDEF+Test /FontDescriptor 6 0 R >>'],
+			[6, '<< /Type /FontDescriptor /FontName /ABCDEF+Test /Flags 4 /FontFile3 7 0 R >>'],
+			[7, { dict: '/Subtype /Type1C', stream: Uint8Array.from([1, 0, 4, 4, 0xff, 0xff, 4, 0xff]) }],
+		]);
+		expect(texts(glyphs(garbage, [65, 12]))).toBe('A\ufffd');
+		const big = deflate(new Uint8Array(100_000));
+		const limited = font(
+			[
+				[5, '<< /Type /Font /Subtype /Type1 /BaseFont /ABCDEF+Test /FontDescriptor 6 0 R >>'],
+				[6, '<< /Type /FontDescriptor /FontName /ABCDEF+Test /Flags 4 /FontFile 7 0 R >>'],
+				[7, { dict: '/Filter /FlateDecode /Length1 100000', stream: big }],
+			],
+			{ ...DEFAULT_LIMITS, streamBytes: 50_000 },
+		);
+		await expect(limited).rejects.toThrow(PdfError);
+		await expect(limited).rejects.toMatchObject({ kind: 'limit' });
+	});
+});
+
+describe('ligatures U+FB00–FB06 come out as their letters (as pdf.js\'s text content gives them)', () => {
+	it('from a ToUnicode map, in simple and composite fonts', async () => {
+		const simple = await font([
+			[5, '<< /Type /Font /Subtype /Type1 /BaseFont /Test /Encoding /WinAnsiEncoding /ToUnicode 6 0 R >>'],
+			[6, { stream: '7 beginbfchar <01> <FB00> <02> <FB01> <03> <FB02> <04> <FB03> <05> <FB04> <06> <FB05> <07> <FB06> endbfchar' }],
+		]);
+		expect(glyphs(simple, [1, 2, 3, 4, 5, 6, 7]).map(([text]) => text)).toEqual(['ff', 'fi', 'fl', 'ffi', 'ffl', '\u017ft', 'st']);
+		const composite = await font([
+			[5, '<< /Type /Font /Subtype /Type0 /BaseFont /CJK /Encoding /Identity-H /DescendantFonts [6 0 R] /ToUnicode 7 0 R >>'],
+			[6, '<< /Type /Font /Subtype /CIDFontType2 /BaseFont /CJK >>'],
+			[7, { stream: '1 begincodespacerange <0000> <FFFF> endcodespacerange 1 beginbfchar <0003> <0065FB030063> endbfchar' }],
+		]);
+		expect(glyphs(composite, [0, 3]).map(([text]) => text)).toEqual(['effic']);
 	});
 });

@@ -1,0 +1,46 @@
+// Glyph names to text (nodes/ESign/pdf/glyphList.ts): the Adobe Glyph List (glyphList.json, made by
+// scripts/make-glyph-list.mjs from AGL 2.0), the name forms producers write instead, and the symbolic standard fonts'
+// built-in encodings.
+import { symbolicBuiltIn, textOfGlyphName } from '../../../nodes/ESign/pdf/glyphList';
+
+describe('glyph names', () => {
+	it.each([
+		['A', 'A'],
+		['Gamma', 'Γ'],
+		['afii10017', 'А'],
+		['dotlessi', 'ı'],
+		['ffi', '\ufb03'],
+		['Scaron', 'Š'],
+		['arrowright', '→'],
+		['a1', '\u2701'], // ZapfDingbats' own names
+		['dalethatafpatah', '\u05d3\u05b2'], // an AGL name for two characters
+	])('the list: %s → %s', (name, text) => {
+		expect(textOfGlyphName(name)).toBe(text);
+	});
+
+	it.each([
+		['uni0416', 'Ж'],
+		['uni00410042', 'AB'],
+		['u1F600', '\u{1F600}'],
+		['f_f_i', 'ffi'],
+		['A.sc', 'A'],
+		['G41', 'A'], // Gxx: hex
+		['g0041', 'A'], // gXXXX: hex
+		['C65', 'A'], // Cdd: decimal
+		['c097', 'a'],
+	])('name forms: %s → %s', (name, text) => {
+		expect(textOfGlyphName(name)).toBe(text);
+	});
+
+	it.each(['.notdef', 'glyph123', 'uniD800', 'u110000', 'g41', 'C1234', 'x'.repeat(300), 'constructor', '__proto__'])('%s names no text', (name) => {
+		expect(textOfGlyphName(name)).toBeUndefined();
+	});
+
+	it('Symbol and ZapfDingbats built-in encodings', () => {
+		const symbol = symbolicBuiltIn('Symbol');
+		expect([0x20, 0x41, 0x61, 0xa5].map((code) => symbol[code])).toEqual([' ', 'Α', 'α', '∞']);
+		expect(symbol[0x80]).toBeUndefined();
+		const dingbats = symbolicBuiltIn('ZapfDingbats');
+		expect([0x21, 0x6c].map((code) => dingbats[code])).toEqual(['\u2701', '\u25cf']);
+	});
+});
