@@ -44,9 +44,10 @@ const { readPdf } = await import('../test/support/pdfjsOracle.mjs');
 const REAL = path.join(ROOT, 'test', 'fixtures', 'real');
 const CACHE = path.join(ROOT, '.real-pdfs');
 const LETTER_BAR = 99.9; // % of pdf.js's letters and digits, every file (the issue's bar)
-// % of the words compared whose anchor lies within 1 pt of pdf.js's; measured 2026-11-28 with the reader of that
-// day (see the report in CONTRIBUTING.md → Test layers); the issue's aim is 100.
-const ANCHOR_BAR = Number(process.env.REAL_PDFS_ANCHOR_BAR || 99);
+// % of the words compared (seen once on a page by both readers) whose anchor lies within 1 pt of pdf.js's: the
+// issue's aim, all of them. Measured 2026-11-28: 44,916 of 44,918 over the corpus, every file at 100% but one
+// (manifest `known`).
+const ANCHOR_BAR = 100;
 
 function parseArgs(argv) {
 	const opts = { fetch: false };
@@ -145,7 +146,7 @@ async function run() {
 	const opts = parseArgs(process.argv.slice(2));
 	const manifest = JSON.parse(fs.readFileSync(path.join(REAL, 'manifest.json'), 'utf8'));
 	const entries = manifest.files.filter((e) => !opts.only || [e.id, e.package, e.producer, e.family].some((s) => s?.includes(opts.only)));
-	const { check, say, main } = testScript('real-pdfs');
+	const { check, skip, say, main } = testScript('real-pdfs');
 	const results = [];
 	main(async () => {
 		assert(entries.length, `no manifest entry matches --only ${opts.only}`);
@@ -173,19 +174,22 @@ async function run() {
 			const f = result.figures;
 			results.push({ entry, figures: f, changed: result.changed });
 			const letters = percent(f.matched, f.letters);
-			await check(`${label}: letters and digits ≥ ${LETTER_BAR}% of pdf.js's`, async () => {
-				assert(letters >= LETTER_BAR, `${fmtPct(letters)} (${f.matched} of ${f.letters}; ours has ${f.ours}${f.cappedPages ? `; ${f.cappedPages} pages too different to align, counted as no match` : ''})`);
-				return `${fmtPct(letters)} (${f.matched} of ${f.letters})`;
-			});
-			await check(`${label}: no U+FFFD where pdf.js reads a letter`, async () => {
-				assert(f.fffdAtLetters === 0, `${f.fffdAtLetters} U+FFFD at pdf.js's letters (${f.fffd} in all)`);
-				return `${f.fffd} U+FFFD in all`;
-			});
 			const anchors = percent(f.anchors.within, f.anchors.compared);
-			await check(`${label}: anchors within 1 pt of pdf.js's for ≥ ${ANCHOR_BAR}% of ${f.anchors.compared} words`, async () => {
-				assert(anchors >= ANCHOR_BAR, `${fmtPct(anchors)} (${f.anchors.within} of ${f.anchors.compared}); e.g. ${f.anchors.misses.join('; ')}`);
-				return `${fmtPct(anchors)}${f.anchors.misses.length ? `; off: ${f.anchors.misses.slice(0, 3).join('; ')}` : ''}`;
-			});
+			const known = entry.known ?? {};
+			// A shortfall the manifest records (known.<metric>: the figure measured then, and known.why) is a SKIP while
+			// the figure is no worse than recorded: never a PASS, and a FAIL as soon as it gets worse. Once the bar is met,
+			// the PASS says the record can go.
+			const judge = (name, metric, met, noWorse, figure) => {
+				const recorded = known[metric];
+				if (met) return check(name, async () => `${figure}${recorded !== undefined ? ` — meets the bar now: drop known.${metric} from the manifest` : ''}`);
+				if (recorded !== undefined && noWorse(recorded)) return skip(name, `known shortfall: ${figure}; recorded ${recorded} (${known.why})`);
+				return check(name, async () => assert(false, `${figure}${recorded !== undefined ? `; worse than the recorded ${recorded}` : ''}`));
+			};
+			const aligned = f.cappedPages ? `; ${f.cappedPages} pages too different to align, counted as no match` : '';
+			await judge(`${label}: letters and digits ≥ ${LETTER_BAR}% of pdf.js's`, 'letters', letters >= LETTER_BAR, (r) => letters >= r, `${fmtPct(letters)} (${f.matched} of ${f.letters}; ours has ${f.ours}${aligned})`);
+			await judge(`${label}: no U+FFFD where pdf.js reads a letter`, 'fffdAtLetters', f.fffdAtLetters === 0, (r) => f.fffdAtLetters <= r, `${f.fffdAtLetters} U+FFFD at pdf.js's letters (${f.fffd} in all)`);
+			const off = f.anchors.misses.length ? `; off: ${f.anchors.misses.slice(0, 3).join('; ')}` : '';
+			await judge(`${label}: anchors within 1 pt of pdf.js's for ≥ ${ANCHOR_BAR}% of ${f.anchors.compared} words`, 'anchors', anchors >= ANCHOR_BAR, (r) => anchors >= r, `${fmtPct(anchors)} (${f.anchors.within} of ${f.anchors.compared})${off}`);
 		}
 		report(results, opts, say);
 	});

@@ -11,14 +11,20 @@
  *   the longest common subsequence, from the shortest edit script (Myers), whose cost grows with the difference only.
  * - U+FFFD at letters: each U+FFFD glyph of ours whose em box holds the centre of a glyph pdf.js reads as a letter
  *   or digit (found by place, not by text: the text there is what differs).
- * - anchors: words of three letters or more (a whole run of letters and digits, as findAnchor takes a word) that
- *   occur exactly once on the page in both readers (case folded, NFKC): our anchor box through findAnchor against
+ * - anchors: words of three letters or more (a whole run of letters, marks and digits) outside {{…}} (findAnchor
+ *   skips tag-like text) that occur exactly once on the page in both readers (case folded, NFKC): our anchor box
+ *   through findAnchor against
  *   the union of pdf.js's glyph boxes for that word, both ends along the text within `tolerance` points.
  */
 
 const LETTER = /[\p{L}\p{N}]/u;
-const WORD_RUN = /[\p{L}\p{N}]+/gu;
-const ANCHOR_WORD = /^\p{L}{3,}$/u;
+// A word runs over letters, digits and combining marks (Devanagari's vowel signs sit inside words).
+const WORD_CHAR = /[\p{L}\p{M}\p{N}]/u;
+const WORD_RUN = /[\p{L}\p{M}\p{N}]+/gu;
+/** An anchor word: letters (with their marks) only, three letters or more. */
+const isAnchorWord = (word) => /^[\p{L}\p{M}]+$/u.test(word) && word.replace(/\p{M}/gu, '').length >= 3;
+/** Text inside a tag-like {{…}} is not an anchor (findAnchor skips it): its words are not compared. */
+const BRACES = /\{ ?\{[^{}]*\} ?\}/g;
 /** Past this many edits a page's alignment stops (its cost is (N + M) × edits) and the page counts no match. */
 const MAX_EDITS = 20000;
 
@@ -85,7 +91,7 @@ function theirWords(glyphs) {
 	let word = '';
 	let owners = [];
 	const flush = () => {
-		if (ANCHOR_WORD.test(word)) {
+		if (isAnchorWord(word)) {
 			const key = word.toLowerCase();
 			const seen = words.get(key);
 			if (seen) seen.count++;
@@ -99,7 +105,7 @@ function theirWords(glyphs) {
 		owners = [];
 	};
 	for (const c of theirChars(glyphs)) {
-		if (c && LETTER.test(c.ch)) {
+		if (c && WORD_CHAR.test(c.ch)) {
 			word += c.ch;
 			owners.push(c.glyph);
 		} else flush();
@@ -113,9 +119,10 @@ function ourWords(lines) {
 	const words = new Map();
 	for (const line of lines) {
 		const horizontal = line.glyphs.length < 6 || Math.abs(line.glyphs[2]) >= Math.abs(line.glyphs[3]);
+		const braces = [...line.text.matchAll(BRACES)].map((m) => [m.index, m.index + m[0].length]);
 		for (const m of line.text.matchAll(WORD_RUN)) {
 			const key = m[0].normalize('NFKC').toLowerCase();
-			if (!ANCHOR_WORD.test(key)) continue;
+			if (!isAnchorWord(key) || braces.some(([from, to]) => m.index < to && m.index + m[0].length > from)) continue;
 			const seen = words.get(key);
 			if (seen) seen.count++;
 			else words.set(key, { count: 1, raw: m[0], horizontal });
