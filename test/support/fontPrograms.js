@@ -49,7 +49,7 @@ function cffProgram({ glyphs, strings = [], charset, encoding, cid = false }) {
 		17,
 	];
 	const program = [...header, ...name, ...cffIndex([top]), ...stringIndex, ...globalSubrs, ...charStrings, ...charsetBytes];
-	if (typeof encoding !== 'number') program.push(...encoding);
+	if (typeof encoding !== 'number') for (const b of encoding) program.push(b);
 	return Uint8Array.from(program);
 }
 
@@ -89,7 +89,7 @@ function cmapTable(subtables) {
 		out.push(...u16(platform), ...u16(encoding), ...int32(offset));
 		offset += bytes.length;
 	}
-	for (const [, , bytes] of subtables) out.push(...bytes);
+	for (const [, , bytes] of subtables) for (const b of bytes) out.push(b);
 	return out;
 }
 
@@ -109,7 +109,7 @@ function trueTypeProgram(tables) {
 		out.push(...ascii(tag.padEnd(4)), 0, 0, 0, 0, ...int32(offset), ...int32(tables[tag].length));
 		offset += tables[tag].length;
 	}
-	for (const tag of tags) out.push(...tables[tag]);
+	for (const tag of tags) for (const b of tables[tag]) out.push(b); // a loop: a hostile table is too big to spread
 	return Uint8Array.from(out);
 }
 
@@ -119,7 +119,8 @@ function type1Program(encoding, after = '') {
 		'%!PS-AdobeFont-1.0: CMR10 003.002\n%%Title: CMR10\n/FontName /CMR10 def\n/PaintType 0 def\n' +
 		'/FontInfo 7 dict dup begin\n/Notice (Copyright (c) /Encoding 1997) readonly def\nend readonly def\n' +
 		`/Encoding ${encoding}\ncurrentfile eexec\n`;
-	const data = Uint8Array.from([...ascii(clear), 0xd9, 0xd6, 0x09, 0x8f, ...ascii(after)]);
+	// Buffer.from, not a spread: a hostile cleartext runs to megabytes.
+	const data = new Uint8Array(Buffer.concat([Buffer.from(clear, 'latin1'), Buffer.from([0xd9, 0xd6, 0x09, 0x8f]), Buffer.from(after, 'latin1')]));
 	return { data, length1: clear.length };
 }
 

@@ -8,6 +8,7 @@
  */
 const { buildPdf, pagesPdf, deflate } = require('./pdfRaw.js');
 const { bitWriter, widthFor } = require('./pdfEncoders.js');
+const { cffProgram, cmapFormat4, cmapTable, int32, postFormat2, trueTypeProgram, type1Program, u16 } = require('./fontPrograms.js');
 
 const MB = 1048576;
 
@@ -48,6 +49,19 @@ function lzwZeroBomb(tables) {
 
 const FONT = '/Font << /F1 3 0 R >>';
 const text = (words) => `BT /F1 12 Tf 72 700 Td (${words}) Tj ET`;
+
+/**
+ * A page showing "font" in a simple font with no ToUnicode and no /Encoding whose descriptor embeds `program` as
+ * `key` (FontFile, FontFile2, FontFile3; `dict` more stream entries, deflated), so the reader reads the program.
+ */
+const fontProgramPdf = (key, dict, program, flags = '/Flags 32') =>
+	pagesPdf([{ content: 'BT /F2 12 Tf 72 700 Td (font) Tj ET', resources: '/Font << /F2 5 0 R >>' }], {
+		extra: [
+			[5, `<< /Type /Font /Subtype /${key === 'FontFile2' ? 'TrueType' : 'Type1'} /BaseFont /ABCDEF+Hostile /FirstChar 32 /LastChar 126 /Widths [] /FontDescriptor 6 0 R >>`],
+			[6, `<< /Type /FontDescriptor /FontName /ABCDEF+Hostile ${flags} /${key} 7 0 R >>`],
+			[7, { dict: `/Filter /FlateDecode ${dict}`, stream: deflate(program) }],
+		],
+	});
 
 /** Forms 20… drawn by the page: `forms` is [[num, content, extra dict text]]. */
 const formObject = (num, content, dict = '') => [num, { dict: `/Type /XObject /Subtype /Form /BBox [0 0 612 792] ${dict}`, stream: content }];
@@ -381,6 +395,55 @@ const CASES = [
 					[6, `<< /Type /Font /Subtype /CIDFontType2 /BaseFont /X /W [${'0 4294967295 500 '.repeat(333_333)}] >>`],
 				],
 			}),
+	},
+	// Font programs (nodes/ESign/pdf/fontProgram.ts, cff.ts, trueType.ts, type1Program.ts): read when a simple font has
+	// no ToUnicode and no base encoding; a program that cannot be read leaves the font as it was (the text still reads).
+	{
+		name: 'a CFF program whose Name INDEX claims 65,535 items at offsets of 2^32 − 1',
+		expect: { outcome: 'ok', texts: ['font'] },
+		build: () => fontProgramPdf('FontFile3', '/Subtype /Type1C', Uint8Array.from([1, 0, 4, 4, 0xff, 0xff, 4, ...new Array(64).fill(0xff)])),
+	},
+	{
+		name: 'a CFF program of 65,535 glyphs whose charset ranges never end (100,000 one-glyph ranges, then the data ends)',
+		expect: { outcome: 'ok', texts: ['font'] },
+		build: () => {
+			const ranges = [];
+			for (let r = 0; r < 100_000; r++) ranges.push(0, 34, 0, 0);
+			return fontProgramPdf('FontFile3', '/Subtype /Type1C', cffProgram({ glyphs: 65_535, charset: [2, ...ranges.slice(0, 65_530 * 4)], encoding: 0 }).subarray(0, -8));
+		},
+	},
+	{
+		name: 'a TrueType program with 65,535 cmap subtables, a format 4 of 32,767 segments and a post table of 65,535 glyphs past its end',
+		expect: { outcome: 'ok', texts: ['font'] },
+		build: () => {
+			const segments = Array.from({ length: 32_766 }, (_, i) => [i * 2, 1]);
+			const subtable = cmapFormat4(segments);
+			const records = [];
+			for (let i = 0; i < 65_535; i++) records.push(...u16(3), ...u16(0), ...int32(4 + 65_535 * 8));
+			const cmap = [...u16(0), ...u16(65_535), ...records, ...subtable];
+			const post = [...int32(0x20000), ...new Array(28).fill(0), ...u16(65_535), ...new Array(1000).fill(0xff)];
+			return fontProgramPdf('FontFile2', '', trueTypeProgram({ cmap, post }), '/Flags 4');
+		},
+	},
+	{
+		name: 'a TrueType program whose post names point past its strings and whose tables lie about their offsets',
+		expect: { outcome: 'ok', texts: ['font'] },
+		build: () => {
+			const post = postFormat2([0, 'x', 'y']);
+			post[34 + 3] = 0xff;
+			post[34 + 5] = 0xfe;
+			const program = trueTypeProgram({ cmap: cmapTable([[3, 0, cmapFormat4([[0xf066, 1]])]]), post, glyf: [0, 0, 0, 0] });
+			program.set(int32(0xfffffff0), 12 + 16 * 1 + 8); // glyf's offset
+			return fontProgramPdf('FontFile2', '', program, '/Flags 4');
+		},
+	},
+	{
+		name: 'a Type 1 program whose cleartext holds a million dup lines (15 MB)',
+		expect: { outcome: 'ok', texts: ['font'] },
+		build: () => {
+			const { data, length1 } = type1Program(`256 array\n${'dup 1 /one put\n'.repeat(1_000_000)}readonly def`);
+			return fontProgramPdf('FontFile', `/Length1 ${length1}`, data);
+		},
 	},
 	// Form-field trees (nodes/ESign/pdf/forms.ts): read after the pages, as the node reads a fillable PDF.
 	{
