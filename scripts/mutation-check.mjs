@@ -171,6 +171,24 @@ const MUTATIONS = [
 		guards: ['agreement-rotate90.pdf'],
 	},
 	{
+		// Anchors are matched as people type them (issue 41): a straight quote finds the PDF's curly one.
+		name: "anchor texts no longer fold typographic quotes (\"Tenant's\" does not find \"Tenant’s\")",
+		file: 'nodes/ESign/pdf/fold.ts',
+		from: "\t[QUOTES, \"'\"],\n",
+		to: '',
+		tests: ['test/unit/pdf/anchors.test.ts', 'test/ESign/document/tags.test.ts'],
+		guards: ['a straight quote finds a typographic one', 'an anchor typed with a straight quote finds the PDF’s curly one'],
+	},
+	{
+		// Text wholly outside the displayed page is neither an anchor nor a tag (issue 41): a viewer shows none of it.
+		name: 'the PDF reader keeps text drawn wholly outside the displayed page',
+		file: 'nodes/ESign/pdf/index.ts',
+		from: 'new LineBuilder(keep, { width: page.width, height: page.height })',
+		to: 'new LineBuilder(keep)',
+		tests: ['test/unit/pdf/layout.test.ts', 'test/ESign/document/tags.test.ts'],
+		guards: ['text past the CropBox of a turned page is not a line', 'text drawn off the page is not searched'],
+	},
+	{
 		name: 'Return All reads on past the last page the site names (X-ESIGN-TotalPages)',
 		file: 'nodes/shared/pages.ts',
 		from: 'if (totalPages !== undefined) return page < totalPages;',
