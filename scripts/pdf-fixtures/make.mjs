@@ -448,7 +448,7 @@ const FIXTURES = [
 		},
 	},
 	// Fillable forms (AcroForm fields): scripts/pdf-fixtures/makeForms.mjs.
-	...formFixtures({ epoch: EPOCH, run, tmp: TMP }),
+	...formFixtures({ epoch: EPOCH, run, tmp: TMP, qpdf, base }),
 ];
 const BENCH = {};
 

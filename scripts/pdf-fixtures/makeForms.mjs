@@ -199,7 +199,10 @@ export async function formTree(epoch) {
 	return Buffer.from(await doc.save());
 }
 
-/** `tools`: { epoch, run, tmp } from make.mjs (run: execFileSync with its options). */
+/**
+ * `tools` from make.mjs: { epoch, run (execFileSync with its options), tmp, qpdf (bytes → bytes, flags before the
+ * input, then after it), base (a fixture's bytes, made earlier in the run) }.
+ */
 export function formFixtures(tools) {
 	const { epoch } = tools;
 	return [
@@ -234,6 +237,15 @@ export function formFixtures(tools) {
 				'checkbox', 'drop-down list box', 'open list box', 'combo box', 'field on page 2', 'classic xref table',
 				'2 pages Letter'],
 			make: () => formControls(tools),
+			tags: [],
+			braces: [],
+		},
+		{
+			file: 'form-aes-128.pdf',
+			producer: 'qpdf (from pdf-lib form API)',
+			how: 'qpdf --static-id --static-aes-iv --encrypt "" esign-owner 128 --use-aes=y form-pdflib.pdf',
+			features: ['AcroForm fields', 'encrypted (AES-128, R4)', 'empty user password', 'field names and choices encrypted'],
+			make: () => tools.qpdf(tools.base('form-pdflib.pdf'), ['--static-id', '--static-aes-iv', '--encrypt', '', 'esign-owner', '128', '--use-aes=y', '--']),
 			tags: [],
 			braces: [],
 		},
