@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Fuzzes the package's PDF reader (nodes/ESign/pdf) with mutated fixtures (test/support/pdfFuzz.js: byte flips,
 // random bytes, truncation, chunks cut, duplicated and moved, tokens inserted, xref offsets shifted, and, behind a
-// sound cross-reference, decoded content streams, CMaps, object streams, xref streams and single objects mutated).
+// sound cross-reference, decoded content streams, CMaps, object streams, xref streams, single objects and font
+// programs mutated; a built base carries a Type 1, a CFF and a TrueType program).
 //
 //   npm run fuzz:pdf -- [--cases 20000] [--seed 1] [--jobs 2] [--timeout 10000] [--heap 512] [--out fuzz-findings]
 //   node scripts/fuzz-pdf.mjs --repro FILE.pdf    reads one file as a case is read (a child; pages, tags, anchor texts): its outcome, and a crash's stack

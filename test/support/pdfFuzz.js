@@ -8,13 +8,16 @@
  * (pdf-lib parses it; test/support/pdfRaw.js writes it with a correct cross-reference), so that what was mutated is
  * what the reader sees behind a sound table: decoded content streams and CMaps mutated token by token and deflated
  * again, objects packed into an object stream whose decoded text is mutated, xref streams whose rows or dictionary are
- * mutated, and single objects rewritten (references into cycles, numbers made huge, names swapped).
+ * mutated, and single objects rewritten (references into cycles, numbers made huge, names swapped). Font programs
+ * (FontFile, FontFile2, FontFile3) are mutated as decoded bytes, their fonts' ToUnicode and /Encoding mostly dropped so
+ * that the reader reads the program (a built base, font-programs.pdf, carries a Type 1, a CFF and a TrueType one).
  */
 const fs = require('node:fs');
 const path = require('node:path');
 const { PDFDocument, PDFName, PDFRawStream } = require('pdf-lib');
 const { readPdfFixtureManifest, PDF_FIXTURES_DIR } = require('./pdfjs.js');
-const { buildPdf, deflate, inflate } = require('./pdfRaw.js');
+const { buildPdf, deflate, inflate, pagesPdf } = require('./pdfRaw.js');
+const { cffProgram, cmapFormat4, cmapTable, postFormat2, trueTypeProgram, type1Program } = require('./fontPrograms.js');
 const { mulberry32 } = require('./prng.js');
 
 
@@ -314,7 +317,38 @@ async function loadFuzzBases({ include, exclude = [] } = {}) {
 		if (!latin1(data).includes('/Encrypt')) base.objects = await objectsOf(data).catch(() => undefined);
 		bases.push(base);
 	}
+	const name = 'font-programs.pdf';
+	if ((!include || include.includes(name)) && !exclude.includes(name)) {
+		const data = fontProgramsPdf();
+		bases.push({ name, bytes: data, objects: await objectsOf(data) });
+	}
 	return bases;
+}
+
+/**
+ * A built base whose three fonts carry only their programs (no ToUnicode, no /Encoding): a Type 1 cleartext like
+ * pdfTeX's, a CFF with a custom charset and encoding, a symbolic TrueType with a (3,0) cmap and post names. Each
+ * shows "ab" and the "fi" ligature at code 12.
+ */
+function fontProgramsPdf() {
+	const type1 = type1Program('256 array\n0 1 255 {1 index exch /.notdef put} for\ndup 12 /fi put\ndup 97 /a put\ndup 98 /b put\nreadonly def');
+	const cff = cffProgram({ glyphs: 4, strings: ['fi'], charset: [0, 0, 66, 0, 67, 1, 135], encoding: [0, 3, 97, 98, 12] });
+	const trueType = trueTypeProgram({ cmap: cmapTable([[3, 0, cmapFormat4([[0xf061, 1], [0xf062, 2], [0xf00c, 3]])]]), post: postFormat2([0, 68, 69, 'fi']) });
+	const font = (num, subtype, key, flags) => [
+		[num, `<< /Type /Font /Subtype /${subtype} /BaseFont /ABCDEF+Fuzz${num} /FirstChar 0 /LastChar 255 /Widths [] /FontDescriptor ${num + 10} 0 R >>`],
+		[num + 10, `<< /Type /FontDescriptor /FontName /ABCDEF+Fuzz${num} /Flags ${flags} /${key} ${num + 20} 0 R >>`],
+	];
+	const show = (name) => `/${name} 12 Tf (ab\\014 Signature:) Tj 0 -20 Td`;
+	return pagesPdf([{ content: `BT 72 700 Td ${show('F1')} ${show('F2')} ${show('F3')} ET`, resources: '/Font << /F1 20 0 R /F2 21 0 R /F3 22 0 R >>' }], {
+		extra: [
+			...font(20, 'Type1', 'FontFile', 32),
+			...font(21, 'Type1', 'FontFile3', 32),
+			...font(22, 'TrueType', 'FontFile2', 4),
+			[40, { dict: `/Filter /FlateDecode /Length1 ${type1.length1} /Length2 4 /Length3 0`, stream: deflate(type1.data) }],
+			[41, { dict: '/Filter /FlateDecode /Subtype /Type1C', stream: deflate(cff) }],
+			[42, { dict: `/Filter /FlateDecode /Length1 ${trueType.length}`, stream: deflate(trueType) }],
+		],
+	});
 }
 
 /** A file's objects as pdfRaw.buildPdf takes them, plus the decoded text of each content-like stream. */
@@ -347,8 +381,13 @@ async function objectsOf(data) {
 				decoded = undefined;
 			}
 		}
+		// Font programs (a /Length1, or a FontFile3 /Subtype): mutated as decoded bytes by 'font' cases.
+		if (decoded && /\/Length1\b|\/Subtype\s*\/(Type1C|CIDFontType0C|OpenType)\b/.test(entry.stream.dict)) {
+			entry.program = decoded;
+			entry.plainDict = dictText(['/Filter', '/DecodeParms']);
+		}
 		// Content-like: mostly printable text (content streams, CMaps), not font programs or images.
-		if (decoded && decoded.length < 4 * 1048576 && printable(decoded)) {
+		else if (decoded && decoded.length < 4 * 1048576 && printable(decoded)) {
 			entry.text = latin1(decoded);
 			entry.plainDict = dictText(['/Filter', '/DecodeParms']);
 			texts.push(entry.text);
@@ -381,7 +420,9 @@ function makeCase(bases, seed) {
 	const base = r.pick(bases);
 	const notes = [];
 	const structured = base.objects;
-	const kind = !structured ? 'bytes' : r.pick(['bytes', 'bytes', 'bytes', 'content', 'content', 'content', 'objstm', 'object', 'object', 'xrefstream', 'hybrid']);
+	const programs = structured ? structured.objects.filter((o) => o.program) : [];
+	const kinds = ['bytes', 'bytes', 'bytes', 'content', 'content', 'content', 'objstm', 'object', 'object', 'xrefstream', 'hybrid'];
+	const kind = !structured ? 'bytes' : r.pick(programs.length ? [...kinds, 'font', 'font'] : kinds);
 	let data;
 	const build = (objects, options) => buildPdf(objects, { root: structured.root, trailer: structured.trailer, ...options }).bytes;
 	const texts = bases.flatMap((b) => (b.objects ? b.objects.texts.slice(0, 5) : []));
@@ -435,6 +476,23 @@ function makeCase(bases, seed) {
 			}
 			notes.unshift(`object ${target.num}`);
 			data = build(raw(base, new Map([[target.num, text]])));
+			break;
+		}
+		case 'font': {
+			// A font program's decoded bytes mutated; the simple fonts mostly lose ToUnicode and /Encoding, so that
+			// the reader goes to the program for their text.
+			const target = r.pick(programs);
+			const program = mutateBytes(target.program, r, notes);
+			const replace = new Map([[target.num, { dict: `${target.plainDict} /Filter /FlateDecode`, stream: deflate(program) }]]);
+			if (r.chance(0.8)) {
+				for (const o of structured.objects) {
+					if (o.stream || !/\/FontDescriptor\b/.test(o.text) || !/\/Subtype\s*\/(Type1|TrueType|MMType1)\b/.test(o.text)) continue;
+					replace.set(o.num, o.text.replace(/\/ToUnicode\s+\d+\s+\d+\s+R/g, '').replace(/\/Encoding\s*(\/[^\s/<>[\]()]+|\d+\s+\d+\s+R)/g, ''));
+				}
+				notes.push('fonts without ToUnicode and /Encoding');
+			}
+			notes.unshift(`program ${target.num}`);
+			data = build(raw(base, replace));
 			break;
 		}
 		case 'objstm': {

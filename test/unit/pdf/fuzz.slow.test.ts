@@ -47,6 +47,6 @@ describe('fuzz: mutated fixtures', () => {
 		expect(outcomes.get('damaged') ?? 0).toBeGreaterThan(0);
 		// Mutated fillable fixtures still reach the form-field reader with widgets to read.
 		expect(withFields).toBeGreaterThan(0);
-		expect([...mutations].sort()).toEqual(['bytes', 'content', 'hybrid', 'object', 'objstm', 'xrefstream']);
+		expect([...mutations].sort()).toEqual(['bytes', 'content', 'font', 'hybrid', 'object', 'objstm', 'xrefstream']);
 	});
 });
