@@ -62,18 +62,19 @@ function foldChar(char: string): string {
 	return folded;
 }
 
-// Folded forms, worked out once per character: the ASCII ones now, the others on first sight (bounded by the
-// number of characters Unicode has).
+// Folded forms, worked out once per character: the ASCII ones now, the others on first sight. The cache outlives
+// the document (it is the process's), so it is bounded: past CACHED characters (a file of every character there
+// is) the others are folded each time they are seen.
 const ASCII: string[] = [];
 for (let code = 0; code < 128; code++) ASCII.push(foldChar(String.fromCharCode(code)));
-const BMP = new Map<number, string>();
-const ASTRAL = new Map<number, string>();
+const CACHED = 20_000;
+const CACHE = new Map<number, string>();
 
-function folded(code: number, table: Map<number, string>, char: () => string): string {
-	let out = table.get(code);
+function folded(code: number, char: () => string): string {
+	let out = CACHE.get(code);
 	if (out === undefined) {
 		out = foldChar(char());
-		table.set(code, out);
+		if (CACHE.size < CACHED) CACHE.set(code, out);
 	}
 	return out;
 }
@@ -91,9 +92,9 @@ export function fold(source: string): Folded {
 		if (code < 128) out = ASCII[code];
 		else if (code >= 0xd800 && code < 0xdc00 && i + 1 < source.length && (source.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
 			const point = source.codePointAt(i) as number;
-			out = folded(point, ASTRAL, () => String.fromCodePoint(point));
+			out = folded(point, () => String.fromCodePoint(point));
 			i++;
-		} else out = folded(code, BMP, () => source[at]);
+		} else out = folded(code, () => source[at]);
 		if (out.length === 1 && out.charCodeAt(0) === SPACE) {
 			if (spaceAt < 0 && text.length) spaceAt = at;
 			continue;
