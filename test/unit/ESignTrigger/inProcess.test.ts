@@ -21,6 +21,23 @@ class Answer {
 let n = 0;
 const key = () => `wf-${++n}/node`;
 
+/**
+ * `claim` run on jest's clock, moved on past the longest wait (a copy waits up to 2 s), so the waits take no real
+ * time; a claim still waiting then would be a failure, not a hang.
+ */
+async function onJestClock<T>(claim: () => Promise<T>): Promise<T | 'still waiting'> {
+	jest.useFakeTimers();
+	try {
+		let outcome: T | 'still waiting' = 'still waiting';
+		const claimed = claim().then((value) => (outcome = value));
+		await jest.advanceTimersByTimeAsync(3_000);
+		await Promise.race([claimed, Promise.resolve()]);
+		return outcome;
+	} finally {
+		jest.useRealTimers();
+	}
+}
+
 describe('on n8n 2.8 and later (a 2xx is given once the run exists)', () => {
 	test('the first call claims a delivery; a copy while n8n has not answered waits, then is a repeat once n8n answers 2xx', async () => {
 		const k = key();
@@ -53,7 +70,7 @@ describe('on n8n 2.8 and later (a 2xx is given once the run exists)', () => {
 	test('still unanswered after the wait: busy (the caller is told to send it again later)', async () => {
 		const k = key();
 		await claimDelivery(k, 'id-4', new Answer());
-		expect(await claimDelivery(k, 'id-4', new Answer())).toBe('busy');
+		expect(await onJestClock(() => claimDelivery(k, 'id-4', new Answer()))).toBe('busy');
 	});
 
 	test('another delivery, or another trigger, is not affected', async () => {
@@ -84,7 +101,7 @@ describe('on n8n before 2.8, 1.x included (a 2xx comes before the run exists)', 
 		const first = new Answer();
 		await claimDelivery(k, 'id-8', first);
 		first.answer(200);
-		expect(await claimDelivery(k, 'id-8', new Answer())).toBe('claimed');
+		expect(await onJestClock(() => claimDelivery(k, 'id-8', new Answer()))).toBe('claimed');
 		expect(recentRuns(k)).toEqual([]);
 	});
 });
