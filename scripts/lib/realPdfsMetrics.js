@@ -17,6 +17,10 @@
  *   the union of pdf.js's glyph boxes for that word, both ends along the text within `tolerance` points.
  */
 
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const path = require('node:path');
+
 const LETTER = /[\p{L}\p{N}]/u;
 // A word runs over letters, digits and combining marks (Devanagari's vowel signs sit inside words).
 const WORD_CHAR = /[\p{L}\p{M}\p{N}]/u;
@@ -199,4 +203,19 @@ function addUp(results) {
 
 const percent = (part, whole) => (whole ? (100 * part) / whole : 100);
 
-module.exports = { lettersOf, matchedInOrder, comparePage, addUp, percent, MAX_EDITS };
+const REAL_DIR = path.join(__dirname, '..', '..', 'test', 'fixtures', 'real');
+
+/** test/fixtures/real/manifest.json. */
+const readRealManifest = () => JSON.parse(fs.readFileSync(path.join(REAL_DIR, 'manifest.json'), 'utf8'));
+
+/** The committed files of the corpus with their manifest entries and bytes (for the jest suite: no fs in .ts tests). */
+function readCommittedRealPdfs() {
+	return readRealManifest()
+		.files.filter((entry) => entry.committed)
+		.map((entry) => {
+			const bytes = fs.readFileSync(path.join(REAL_DIR, entry.committed));
+			return { entry, bytes, sha256: crypto.createHash('sha256').update(bytes).digest('hex') };
+		});
+}
+
+module.exports = { lettersOf, matchedInOrder, comparePage, addUp, percent, readRealManifest, readCommittedRealPdfs, MAX_EDITS };
