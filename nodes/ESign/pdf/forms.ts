@@ -153,7 +153,7 @@ export async function readFormFields(doc: PdfDocument, pages: PdfPage[]): Promis
 	for (const field of tree) {
 		if (field.key !== undefined) reached.add(field.key);
 		const listed = field.key === undefined ? undefined : annotations.byKey.get(field.key);
-		const p = await doc.get(field.dict, 'P');
+		const p = listed === undefined ? await doc.get(field.dict, 'P') : undefined;
 		const page = listed !== undefined ? pages[listed - 1] : p instanceof PdfDict ? pageOfDict.get(p) : undefined;
 		if (page) placed.push({ field, page });
 	}
