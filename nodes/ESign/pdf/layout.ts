@@ -9,8 +9,9 @@ import { PdfError } from './objects';
  *
  * Text wholly outside the page as displayed (a table of contents drawn past the right edge and clipped) is dropped
  * before it reaches a line: a viewer shows none of it, so it is neither a tag nor an anchor. Poppler's text output
- * does the same (it throws away characters outside the page); pdf.js's getTextContent keeps them, though its
- * canvas shows nothing there. A glyph partly on the page stays.
+ * (pdftotext) does the same, throwing away a character whose origin-to-advance span lies wholly off the page;
+ * pdf.js's getTextContent keeps every character, though its canvas shows nothing there. The test here is the em
+ * box (the glyph's advance by its height), so a glyph partly on the page, even by its ascent only, stays.
  */
 
 export interface Box {
