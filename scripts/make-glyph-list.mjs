@@ -1,15 +1,15 @@
 // Writes nodes/ESign/pdf/glyphList.json: the Adobe Glyph List (AGL 2.0, glyph name → Unicode) the reader turns glyph
-// names into text with, plus the built-in encodings of the two symbolic standard fonts (Symbol, ZapfDingbats) and
-// ZapfDingbats' own glyph names (a1 … a191, which the AGL leaves to its companion list).
+// names into text with, plus the built-in encoding of the standard Symbol font. ZapfDingbats' names (a1 … a191) are
+// left out, as pdf.js's text leaves them: its text content gives a ZapfDingbats code as the code's own character.
 //
 // Sources, both published data already on a developer's machine through a package (never fetched from the web):
 // - glyphlist.txt from Debian's texlive-base (fonts/map/glyphlist/glyphlist.txt, Adobe's AGL 2.0 as published);
 //   get it with `apt-get download texlive-base && dpkg-deb -x texlive-base_*.deb /tmp/tl`, then
 //   node scripts/make-glyph-list.mjs /tmp/tl/usr/share/texlive/texmf-dist/fonts/map/glyphlist/glyphlist.txt
-// - the Symbol and ZapfDingbats encodings of pdf-lib's @pdf-lib/standard-fonts (a dev dependency, Adobe's Core 14 data).
+// - the Symbol encoding of pdf-lib's @pdf-lib/standard-fonts (a dev dependency, Adobe's Core 14 data).
 //
 // Output, kept compact (about 60 KB): `names` is "name hex[+hex…]" pairs separated by spaces (a few AGL names stand
-// for several characters); `Symbol` and `ZapfDingbats` are 256 hex code points each, "" for an unused code.
+// for several characters); `Symbol` is 256 hex code points, "" for an unused code.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 
@@ -30,15 +30,14 @@ for (const line of fs.readFileSync(source, 'latin1').split(/\r?\n/)) {
 }
 if (names.size < 4000) throw new Error(`${source}: ${names.size} names, expected the AGL's 4,281`);
 const builtIn = {};
-for (const font of ['Symbol', 'ZapfDingbats']) {
+for (const font of ['Symbol']) {
 	const codes = new Array(256).fill('');
-	for (const [unicode, [code, glyph]] of Object.entries(Encodings[font].unicodeMappings)) {
+	for (const [unicode, [code]] of Object.entries(Encodings[font].unicodeMappings)) {
 		// Several Unicode values may share a code (space and no-break space): the first, the lower one, wins.
 		if (!codes[code]) codes[code] = Number(unicode).toString(16);
-		if (font === 'ZapfDingbats' && !names.has(glyph)) names.set(glyph, Number(unicode).toString(16));
 	}
 	builtIn[font] = codes.join(' ');
 }
 const out = { names: [...names].map(([name, hex]) => `${name} ${hex}`).join(' '), ...builtIn };
 fs.writeFileSync(new URL('../nodes/ESign/pdf/glyphList.json', import.meta.url), JSON.stringify(out) + '\n');
-console.log(`${names.size} glyph names; Symbol and ZapfDingbats encodings`);
+console.log(`${names.size} glyph names; the Symbol encoding`);

@@ -2,7 +2,7 @@ import { CMap } from './cmap';
 import type { PdfDocument } from './document';
 import { ENCODINGS, unicodeOfName } from './encodings';
 import { programEncoding } from './fontProgram';
-import { symbolicBuiltIn } from './glyphList';
+import { symbolBuiltIn } from './glyphList';
 import { PdfDict, PdfName, PdfStream, isName, isNumber } from './objects';
 import type { PdfObject } from './objects';
 import standardFonts from './standardFonts.json';
@@ -94,12 +94,32 @@ async function toUnicodeOf(doc: PdfDocument, dict: PdfDict): Promise<CMap | unde
 	}
 }
 
+/**
+ * The encoding a simple font without a base encoding starts from, as pdf.js chooses it (9.6.5): Standard; WinAnsi
+ * for a TrueType font not flagged nonsymbolic; MacRoman for a symbolic one (flag 4), or, not embedded, Symbol's own
+ * (`builtIn`, text by code), none for ZapfDingbats (pdf.js's text gives its codes as themselves: no name of its
+ * encoding is in the glyph list) or WinAnsi for Wingdings. A TrueType font flagged both ways whose /Differences say
+ * something is read as nonsymbolic.
+ */
+function defaultEncoding(subtype: string, flags: number, differences: boolean, embedded: boolean, baseFont: string): { names?: Array<string | undefined>; symbolic: boolean; builtIn?: boolean } {
+	const nonsymbolic = (flags & 32) !== 0;
+	const symbolic = (flags & 4) !== 0 && !(subtype === 'TrueType' && nonsymbolic && differences);
+	const standard = standardFontName(baseFont);
+	const symbolName = /Symbol|Dingbats|Wingdings/i.test(baseFont);
+	if (!symbolic && !symbolName) return { names: subtype === 'TrueType' && !nonsymbolic ? ENCODINGS.WinAnsiEncoding : ENCODINGS.StandardEncoding, symbolic };
+	if (!embedded) {
+		if (standard === 'Symbol' || /Symbol/i.test(baseFont)) return { symbolic: true, builtIn: true };
+		if (standard === 'ZapfDingbats' || /Dingbats/i.test(baseFont)) return { symbolic: true };
+		if (/Wingdings/i.test(baseFont)) return { names: ENCODINGS.WinAnsiEncoding, symbolic: true };
+	}
+	return { names: ENCODINGS.MacRomanEncoding, symbolic: true };
+}
+
 async function simpleFont(doc: PdfDocument, dict: PdfDict, subtype: string): Promise<PdfFont> {
 	const descriptor = await doc.dict(dict, 'FontDescriptor');
 	const baseFont = await doc.get(dict, 'BaseFont');
 	const base = isName(baseFont) ? baseFont.name : '';
 	const flags = Number((await doc.get(descriptor, 'Flags')) ?? 0) || 0;
-	const symbolic = (flags & 4) !== 0 && (flags & 32) === 0;
 	// Base encoding, then Differences.
 	const encodingValue = await doc.get(dict, 'Encoding');
 	let baseEncoding: string | undefined;
@@ -112,11 +132,12 @@ async function simpleFont(doc: PdfDocument, dict: PdfDict, subtype: string): Pro
 		if (Array.isArray(d)) differences = d;
 	}
 	const standard = standardFontName(base);
-	const isSymbolFont = standard === 'Symbol' || standard === 'ZapfDingbats';
 	// Names come from the file: only the table's own entries are encodings (not "constructor" or "toString").
 	const known = baseEncoding !== undefined && Object.hasOwn(ENCODINGS, baseEncoding) ? ENCODINGS[baseEncoding] : undefined;
+	const embedded = ['FontFile', 'FontFile2', 'FontFile3'].some((key) => descriptor?.get(key) !== undefined);
+	const implicit = known ? undefined : defaultEncoding(subtype, flags, differences.length > 0, embedded, base);
 	// A copy: Differences are written into it.
-	const glyphNames: Array<string | undefined> = (known ?? (symbolic || isSymbolFont ? new Array(256).fill(undefined) : ENCODINGS.StandardEncoding)).slice();
+	const glyphNames: Array<string | undefined> = (known ?? implicit?.names ?? new Array(256).fill(undefined)).slice();
 	let code = 0;
 	const differ = new Set<number>();
 	for (const item of differences) {
@@ -136,9 +157,10 @@ async function simpleFont(doc: PdfDocument, dict: PdfDict, subtype: string): Pro
 			if (name && name !== '.notdef' && !differ.has(c) && unicodeOfName(name) !== undefined) glyphNames[c] = name;
 		});
 		// A TrueType program gives text for a symbolic font only (a non-symbolic one is read through its names).
-		if (symbolic) programText = program?.text;
-		if (!program && isSymbolFont) programText = symbolicBuiltIn(standard);
+		if (implicit?.symbolic) programText = program?.text;
 	}
+	// Symbol, not embedded: its built-in encoding.
+	if (!toUnicode && !known && implicit?.builtIn) programText = symbolBuiltIn();
 	// Widths: /Widths from FirstChar, else the standard font's metrics, else MissingWidth.
 	const firstChar = Number((await doc.get(dict, 'FirstChar')) ?? 0) || 0;
 	const widths = await numbers(doc, dict.get('Widths'));
@@ -155,9 +177,10 @@ async function simpleFont(doc: PdfDocument, dict: PdfDict, subtype: string): Pro
 		let width = widths.length ? widths[c - firstChar] : metrics?.(c, glyph);
 		if (!isNumber(width)) width = missing;
 		let text = toUnicode?.unicode(c);
-		if (text === undefined && glyph) text = unicodeOfName(glyph);
 		if (text === undefined && !differ.has(c)) text = programText?.[c];
-		if (text === undefined) text = c >= 32 && c < 127 ? String.fromCharCode(c) : '\ufffd';
+		if (text === undefined && glyph) text = unicodeOfName(glyph);
+		// Nothing names it: the code as its own character, as pdf.js reads it, except the control codes.
+		if (text === undefined) text = (c >= 32 && c < 127) || c >= 160 ? String.fromCharCode(c) : '\ufffd';
 		table.push({ width: width * scale, text: expandLigatures(text), wordSpace: c === 32 });
 	}
 	return {

@@ -3,7 +3,7 @@ import data from './glyphList.json';
 /**
  * Glyph names to text as viewers read them: the Adobe Glyph List (glyphList.json, made by scripts/make-glyph-list.mjs),
  * then the name forms producers write instead of list names (uniXXXX, uXXXX[XX], ligatures joined by '_', suffixes
- * after '.', and names that are a code: Gxx, gXXXX, Cdd), and the two symbolic standard fonts' built-in encodings.
+ * after '.', and names that are a code: Gxx, gXXXX, Cdd), and the standard Symbol font's built-in encoding.
  */
 
 let byName: Map<string, string> | undefined;
@@ -55,7 +55,7 @@ export function textOfGlyphName(name: string): string | undefined {
 	return fromForm(name);
 }
 
-/** The built-in encoding of Symbol or ZapfDingbats as text by code (undefined for a code the font leaves empty). */
-export function symbolicBuiltIn(font: 'Symbol' | 'ZapfDingbats'): Array<string | undefined> {
-	return data[font].split(' ').map((hex) => (hex ? String.fromCodePoint(parseInt(hex, 16)) : undefined));
+/** The built-in encoding of the standard Symbol font as text by code (undefined for a code the font leaves empty). */
+export function symbolBuiltIn(): Array<string | undefined> {
+	return data.Symbol.split(' ').map((hex) => (hex ? String.fromCodePoint(parseInt(hex, 16)) : undefined));
 }
