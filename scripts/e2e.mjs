@@ -7,7 +7,8 @@
 // Env: E2E_LINES=2,1 (which lines, in order), E2E_KEEP=1 (keep the temporary user folders),
 //      E2E_SCREENSHOTS=0 (skip the browser step), E2E_TIMEOUT_MIN=30 (watchdog after the runtime install),
 //      E2E_STRICT_LINES=2 (the lines that also run the examples against a strict sandbox; empty: none),
-//      E2E_CORPUS=0 (skip step 9, the saved-workflow corpus), E2E_ONLY=browser (per line only the setup and step 6),
+//      E2E_CORPUS=0 (skip step 9, the saved-workflow corpus), E2E_ONLY=browser (per line only the setup and step 6;
+//      E2E_ONLY=examples: only the setup and step 2, the examples),
 //      ESIGN_POLL_SECONDS=10 (how often the polling workflows poll; 60: every minute, as the example is committed).
 import fs from 'node:fs';
 import http from 'node:http';
@@ -27,7 +28,8 @@ const ORDER = (process.env.E2E_LINES || '2,1').split(',').map((s) => s.trim()).f
 const KEEP = process.env.E2E_KEEP === '1';
 const SCREENSHOTS = process.env.E2E_SCREENSHOTS !== '0';
 const CORPUS = process.env.E2E_CORPUS !== '0'; // step 9; `npm run test:corpus` runs it alone
-// E2E_ONLY=browser: per line only n8n's start, the types, the examples' import and step 6 (the browser step).
+// E2E_ONLY=browser: per line only n8n's start, the types, the examples' import and step 6 (the browser step);
+// E2E_ONLY=examples: the same setup and step 2 (every Manual-Trigger example run, its calls and effects checked).
 const ONLY = process.env.E2E_ONLY || '';
 // The lines that run the examples against the strict sandbox too (step 8); E2E_STRICT_LINES= (empty) skips it.
 const STRICT_LINES = (process.env.E2E_STRICT_LINES ?? '2').split(',').map((s) => s.trim()).filter(Boolean);
@@ -277,6 +279,10 @@ async function runLine(line, tarball) {
 			return;
 		}
 		if (imported) await examplesRun(check, `${tag} 2.`, n8n, site);
+		if (ONLY === 'examples') {
+			skip(`${tag} 3.–9.`, 'E2E_ONLY=examples: only the examples run');
+			return;
+		}
 		// What text tags do, for the docs: example 8's signed contract, its signature page as a picture (2.x only).
 		if (imported && line === '2') {
 			await check(`${tag} 2. text tags: the signed contract's signature page as a picture (docs/text-tags-signed.png)`, async () =>
@@ -525,7 +531,7 @@ async function runLine(line, tarball) {
 
 main(async () => {
 	for (const line of ORDER) if (!LINES[line]) throw new Error(`E2E_LINES: unknown line ${line}`);
-	if (ONLY && ONLY !== 'browser') throw new Error(`E2E_ONLY: unknown value ${ONLY} (only "browser")`);
+	if (ONLY && !['browser', 'examples'].includes(ONLY)) throw new Error(`E2E_ONLY: unknown value ${ONLY} ("browser" or "examples")`);
 	// First run on a fresh clone: installs both runtimes at once (~5 min; .ci/run starts this earlier, `npm run
 	// runtimes`); later runs reuse them.
 	await ensureRuntimes(ORDER);

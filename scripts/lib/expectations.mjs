@@ -5,9 +5,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { secs } from './esign.mjs';
 import { signedOverTags } from './textTags.mjs';
+import { signedInFormFields } from './formFields.mjs';
 import { buildAndPack, stopChildren, stopServers } from './runtime.mjs';
 import { currentWaits } from './waits.mjs';
-import { CheckError } from './assert.mjs';
+import { CheckError, assert } from './assert.mjs';
 
 // The scripts import the check's error and assert from here, beside the frame that reports them.
 export { CheckError, assert } from './assert.mjs';
@@ -240,6 +241,17 @@ export const EXPECTED = {
 			const download = nodeOutput(runData, 'Download signed PDF');
 			assert(download.length === 1 && download[0]?.binary?.data?.mimeType === 'application/pdf', `Download signed PDF: ${JSON.stringify(download.map((d) => d.binary?.data?.mimeType))}`);
 			return `document ${docId}: ${await signedOverTags(site, docId)}`;
+		},
+	},
+	esignExample0009: {
+		// Create and Send from the PDF's form fields; the sandbox-only nodes sign for both signers; Download gets the signed PDF.
+		routes: { upload: 1, addSigner: 2, listSigners: 1, saveFields: 1, send: 1, getFile: 1 },
+		async verify({ site, runData }) {
+			const docId = String(nodeOutput(runData, 'Create and send from form fields')[0]?.json?.id ?? '');
+			assert(docId, 'Create and send from form fields gave no id');
+			const download = nodeOutput(runData, 'Download signed PDF');
+			assert(download.length === 1 && download[0]?.binary?.data?.mimeType === 'application/pdf', `Download signed PDF: ${JSON.stringify(download.map((d) => d.binary?.data?.mimeType))}`);
+			return `document ${docId}: ${await signedInFormFields(site, docId)}`;
 		},
 	},
 	esignExample0005: {

@@ -38,7 +38,7 @@ function indexPage(core) {
 <h2>Keys</h2><table><tr><th>Name</th><th>User</th><th>Permission</th><th>Key</th><th>Secret</th></tr>${keys}</table>
 <p>Controls: <a href="/__sandbox/outbox">outbox</a> &middot; <a href="/__sandbox/requests">request log</a> &middot;
 <a href="/__sandbox/webhooks">webhooks</a> &middot; <a href="/__sandbox/counters">counters</a> &middot; <a href="/__sandbox/signers">signers</a>
-&middot; samples: ${['contract.pdf', 'tagged-contract.pdf', 'one-page.pdf', 'a4.pdf', 'photo.png', 'photo.jpg', 'notes.txt'].map((n) => `<a href="/__sandbox/samples/${n}">${n}</a>`).join(' ')}</p>
+&middot; samples: ${['contract.pdf', 'tagged-contract.pdf', 'tenancy-form.pdf', 'one-page.pdf', 'a4.pdf', 'photo.png', 'photo.jpg', 'notes.txt'].map((n) => `<a href="/__sandbox/samples/${n}">${n}</a>`).join(' ')}</p>
 <h2>Documents (newest 100)</h2><table><tr><th>Id</th><th>Title</th><th>Status</th><th>Signers (signing pages)</th><th>File</th></tr>${docs || '<tr><td colspan="5">No documents yet.</td></tr>'}</table>`);
 }
 
