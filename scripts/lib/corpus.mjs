@@ -113,6 +113,26 @@ const EXPECTED = {
 			return `draft ${draftId}: 8 fields from tags, then 3 by anchor texts; document ${sentId} sent with 8 fields from its tags`;
 		},
 	},
+	esignCorpus09FormFields: {
+		// Two Adds read their signer back; Replace All from form fields reads the draft's file and its signers; Create and
+		// Send (one signer) reads its signer back once.
+		routes: { upload: 2, addSigner: 3, listSigners: 4, getFile: 1, saveFields: 2, send: 1 },
+		async verify({ site, runData }) {
+			const draftId = String(nodeOutput(runData, 'Upload')[0]?.json?.id ?? '');
+			const replaced = nodeOutput(runData, 'Fields from form fields')[0]?.json;
+			assert(replaced?.field_count === 8, `Fields from form fields: ${JSON.stringify(replaced).slice(0, 200)}`);
+			const lou = String(nodeOutput(runData, 'Add landlord')[0]?.json?.id ?? '');
+			const fields = (await site.call('GET', `/documents/${draftId}/fields`)).body;
+			// Form Field Signers: names containing "landlord" → signer 2 (Lou), every other field → signer 1.
+			const lous = fields.filter((f) => String(f.signer_id) === lou).map((f) => f.field_name).sort();
+			assert(same(lous, ['Landlord Name', 'Landlord Signature']), `the landlord's fields on the draft: ${lous.join(', ')}`);
+			const sentId = String(nodeOutput(runData, 'Create and send from form fields')[0]?.json?.id ?? '');
+			const sent = await site.document(sentId);
+			const sentFields = (await site.call('GET', `/documents/${sentId}/fields`)).body;
+			assert(sent?.status === 'sent' && sentFields.length === 8 && new Set(sentFields.map((f) => f.signer_id)).size === 1, `document ${sentId}: ${sent?.status}, ${sentFields.length} fields`);
+			return `draft ${draftId}: 8 fields from its form fields, the landlord's 2 to signer 2; document ${sentId} sent with 8 fields for its one signer`;
+		},
+	},
 	esignCorpus07Family: {
 		// Create and Send (2 signers: add ×2, read back once); Signer Get Many and Get Values per signer read the signers;
 		// each Add with Signing Order 0 reads the signers before adding and after (2 × 2); fields read by Field Get Many
