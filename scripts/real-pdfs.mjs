@@ -69,19 +69,23 @@ const sh = (cmd, args, options = {}) => {
 	return run.stdout;
 };
 
-/** The package's .deb in the cache (downloaded when `fetch`); undefined when absent and not fetching. */
-function debOf(pkg, fetch) {
-	const dir = path.join(CACHE, 'debs');
-	fs.mkdirSync(dir, { recursive: true });
-	const find = () => fs.readdirSync(dir).find((f) => f.startsWith(`${pkg}_`) && f.endsWith('.deb'));
-	if (!find() && fetch) {
-		// apt-cache knows nothing before the first `apt-get update` on a fresh machine.
-		const lists = fs.existsSync('/var/lib/apt/lists') ? fs.readdirSync('/var/lib/apt/lists').filter((f) => f.includes('Packages')) : [];
-		if (!lists.length) sh('apt-get', ['update']);
-		sh('apt-get', ['download', pkg], { cwd: dir });
-	}
-	const file = find();
-	return file && path.join(dir, file);
+const DEBS = path.join(CACHE, 'debs');
+
+/** The package's .deb in the cache, or undefined. */
+function debOf(pkg) {
+	const file = fs.existsSync(DEBS) && fs.readdirSync(DEBS).find((f) => f.startsWith(`${pkg}_`) && f.endsWith('.deb'));
+	return file ? path.join(DEBS, file) : undefined;
+}
+
+/** Downloads the packages the cache lacks, by name, in one apt-get call; throws when apt-get fails. */
+function fetchPackages(packages) {
+	const missing = packages.filter((pkg) => !debOf(pkg));
+	if (!missing.length) return;
+	fs.mkdirSync(DEBS, { recursive: true });
+	// apt-get knows no package before the first `apt-get update` on a fresh machine.
+	const lists = fs.existsSync('/var/lib/apt/lists') ? fs.readdirSync('/var/lib/apt/lists').filter((f) => f.includes('Packages')) : [];
+	if (!lists.length) sh('apt-get', ['update']);
+	sh('apt-get', ['download', ...missing], { cwd: DEBS });
 }
 
 /** The files of one package that the manifest names, taken out of its .deb (only those, not the whole package). */
@@ -100,9 +104,11 @@ function extract(deb, pkg, members) {
 /** The PDF's bytes for a manifest entry: committed, or from the package cache; `.gz` files unpacked. */
 function bytesOf(entry, opts) {
 	if (entry.committed) return fs.readFileSync(path.join(REAL, entry.committed));
-	const deb = debOf(entry.package, opts.fetch);
+	const deb = debOf(entry.package);
 	assert(deb, `${entry.package} is not in ${path.relative(ROOT, CACHE)}/ (run with --fetch)`);
-	const dir = extract(deb, entry.package, [entry.path]);
+	// Every file the manifest takes from this package at once: each pass unpacks the whole package.
+	const members = opts.manifest.files.filter((e) => e.package === entry.package && !e.committed).map((e) => e.path);
+	const dir = extract(deb, entry.package, members);
 	const raw = fs.readFileSync(path.join(dir, entry.path));
 	return entry.path.endsWith('.gz') ? zlib.gunzipSync(raw) : raw;
 }
@@ -145,6 +151,7 @@ function figureLine(name, f) {
 async function run() {
 	const opts = parseArgs(process.argv.slice(2));
 	const manifest = JSON.parse(fs.readFileSync(path.join(REAL, 'manifest.json'), 'utf8'));
+	opts.manifest = manifest;
 	const entries = manifest.files.filter((e) => !opts.only || [e.id, e.package, e.producer, e.family].some((s) => s?.includes(opts.only)));
 	const { check, skip, say, main } = testScript('real-pdfs');
 	const results = [];
@@ -154,8 +161,10 @@ async function run() {
 			// Every package first, so a failing download stops the run before any comparison (loudly: a FAIL, exit 1).
 			const packages = [...new Set(entries.filter((e) => !e.committed).map((e) => e.package))];
 			await check(`fetch ${packages.length} Debian documentation packages (apt-get download) into .real-pdfs/`, async () => {
-				const versions = packages.map((pkg) => path.basename(debOf(pkg, true)).split('_')[1]);
-				return packages.map((p, i) => `${p} ${versions[i]}`).join(', ');
+				fetchPackages(packages);
+				const absent = packages.filter((pkg) => !debOf(pkg));
+				assert(!absent.length, `apt-get download left out ${absent.join(', ')}`);
+				return packages.map((pkg) => `${pkg} ${path.basename(debOf(pkg)).split('_')[1]}`).join(', ');
 			});
 		}
 		for (const entry of entries) {
