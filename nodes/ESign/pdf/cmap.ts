@@ -34,11 +34,17 @@ const toNumber = (bytes: Uint8Array) => {
 /** A destination is at most 512 bytes (the format's limit); a longer one is cut, so its text stays short. */
 const MAX_DESTINATION = 512;
 
+/**
+ * A destination's UTF-16 code units. An odd number of bytes lost its leading zero: LuaTeX 0.77 writes "Th" as
+ * <540068>, one-byte destinations (<41>) exist too; read as if a zero byte came first (so <540068> is 0054 0068, as
+ * pdf.js reads it), never as a unit made of one unit's low byte and the next one's high byte.
+ */
 const utf16 = (bytes: Uint8Array) => {
 	const units: number[] = [];
-	const end = Math.min(bytes.length, MAX_DESTINATION);
-	for (let i = 0; i + 1 < end; i += 2) units.push((bytes[i] << 8) | bytes[i + 1]);
-	if (end % 2) units.push(bytes[end - 1]); // one-byte destinations exist in the wild
+	const pad = bytes.length % 2;
+	const byte = (i: number) => (i < pad ? 0 : bytes[i - pad]);
+	const end = Math.min(bytes.length + pad, MAX_DESTINATION);
+	for (let i = 0; i + 1 < end; i += 2) units.push((byte(i) << 8) | byte(i + 1));
 	return units;
 };
 

@@ -36,6 +36,13 @@ describe('ToUnicode: bfchar', () => {
 	it('answers undefined for a code it does not name', () => {
 		expect(cmap.unicode(5)).toBeUndefined();
 	});
+
+	it('reads an odd number of bytes as if a leading zero byte was dropped (LuaTeX 0.77 writes "Th" as <540068>)', () => {
+		const luatex = toUnicode('3 beginbfchar <095F> <540068> <0952> <740074> <0953> <41> endbfchar');
+		expect(luatex.unicode(0x095f)).toBe('Th');
+		expect(luatex.unicode(0x0952)).toBe('tt');
+		expect(luatex.unicode(0x0953)).toBe('A');
+	});
 });
 
 describe('ToUnicode: bfrange', () => {
@@ -51,6 +58,12 @@ describe('ToUnicode: bfrange', () => {
 
 	it('with a base of several units: the last unit counts up', () => {
 		expect([0x100, 0x101, 0x102].map((c) => cmap.unicode(c))).toEqual(['fi', 'fj', 'fk']);
+	});
+
+	it('with a base of an odd number of bytes: a leading zero byte, then the last unit counts up', () => {
+		const luatex = toUnicode('2 beginbfrange <0A56> <0A58> <660066> <0010> <0011> [<540068> <41>] endbfrange');
+		expect([0x0a56, 0x0a57, 0x0a58].map((c) => luatex.unicode(c))).toEqual(['ff', 'fg', 'fh']);
+		expect([0x0010, 0x0011].map((c) => luatex.unicode(c))).toEqual(['Th', 'A']);
 	});
 
 	it('with an array: one destination per code', () => {
