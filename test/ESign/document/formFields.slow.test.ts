@@ -152,6 +152,14 @@ describe('Document → Create and Send from the PDF’s form fields', () => {
 		expect(await requestLines(sb)).toEqual([]);
 	});
 
+	test('a signer left with no signature form field is refused before the upload, saying to give them one under Form Field Signers', async () => {
+		await clearLog(sb);
+		const res = await esign(sb, createAndSend({ formFieldSigners: { rule: [{ nameContains: '', signer: 1 }] } }), { input: fileInput(form) });
+		expect(res.error.message).toBe('Every signer with the role Signer needs a signature field in "Fields"; none for lars@example.org');
+		expect(res.error.description).toMatch(/^Give each of them a signature form field: a "Form Field Signers" row/);
+		expect(await requestLines(sb)).toEqual([]);
+	});
+
 	test.each([
 		['the PDF has no form', async () => fileInput(await sample(sb, 'contract.pdf')), /^the file in binary field "data" \(tenancy-form\.pdf\) has no form fields \(2 pages\): it is not a fillable PDF$/],
 		['the file is an image', async () => fileInput(await sample(sb, 'photo.png'), 'photo.png', 'image/png'), /is a PNG image, so it has no form fields to read$/],

@@ -140,7 +140,13 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		throw new NodeOperationError(
 			this.getNode(),
 			`Every signer with the role Signer needs a signature field in "Fields"; none for ${unsigned.map((s) => s.email).join(', ')}`,
-			{ itemIndex: i, description: 'Add a field of type Signature for each of them under "Fields".' },
+			{
+				itemIndex: i,
+				description:
+					this.getNodeParameter('fieldsInput', i) === 'formFields'
+						? 'Give each of them a signature form field: a "Form Field Signers" row whose text is part of that field’s name, with their number as Signer.'
+						: 'Add a field of type Signature for each of them under "Fields".',
+			},
 		);
 	}
 
