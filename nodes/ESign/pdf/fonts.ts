@@ -1,4 +1,5 @@
 import { CMap } from './cmap';
+import { cidText } from './cidUnicode';
 import type { PdfDocument } from './document';
 import { ENCODINGS, unicodeOfName } from './encodings';
 import { programEncoding } from './fontProgram';
@@ -231,6 +232,15 @@ async function compositeFont(doc: PdfDocument, dict: PdfDict): Promise<PdfFont> 
 		}
 	}
 	const toUnicode = await toUnicodeOf(doc, dict);
+	// No ToUnicode: a CID of Adobe's CJK collections has known text (an identity or embedded CMap gives the CID; a
+	// named one this reader does not hold would not).
+	let byCid: ((cid: number) => string | undefined) | undefined;
+	if (!toUnicode && (encoding instanceof PdfStream || isName(encoding, 'Identity-H') || isName(encoding, 'Identity-V'))) {
+		const info = await doc.dict(cid, 'CIDSystemInfo');
+		const registry = await doc.get(info, 'Registry');
+		const ordering = await doc.get(info, 'Ordering');
+		if (registry instanceof Uint8Array && ordering instanceof Uint8Array) byCid = await cidText(String.fromCharCode(...registry), String.fromCharCode(...ordering));
+	}
 	const vertical = cmap.vertical;
 	// One glyph object per code, made on first use (a CJK font has many codes, a document uses few).
 	const known = new Map<number, Glyph>();
@@ -239,7 +249,8 @@ async function compositeFont(doc: PdfDocument, dict: PdfDict): Promise<PdfFont> 
 		let glyph = known.get(key);
 		if (!glyph) {
 			const width = vertical ? 1000 : widths.get(cmap.cid(code)) ?? defaultWidth;
-			glyph = { width: width / 1000, text: expandLigatures(toUnicode?.unicode(code) ?? '\ufffd'), wordSpace: length === 1 && code === 32 };
+			const text = toUnicode ? toUnicode.unicode(code) : byCid?.(cmap.cid(code));
+			glyph = { width: width / 1000, text: expandLigatures(text ?? '\ufffd'), wordSpace: length === 1 && code === 32 };
 			if (known.size < 65536) known.set(key, glyph);
 		}
 		return glyph;

@@ -191,6 +191,19 @@ describe('composite (Type 0) fonts', () => {
 		]);
 	});
 
+	it('no ToUnicode: a CID of Adobe\'s CJK collections reads as its Unicode (as pdf.js reads it); another collection\'s does not', async () => {
+		const japan = await font(type0('/Identity-H', '/CIDSystemInfo << /Registry (Adobe) /Ordering (Japan1) /Supplement 6 >>'));
+		// Adobe-Japan1: CID 34 is "A", 843 "あ", 1200 "一"; CID 1 a space (its no-break space, as pdf.js gives it).
+		expect(texts(glyphs(japan, [0, 34, 0x03, 0x4b, 0x04, 0xb0, 0, 1]))).toBe('Aあ一 ');
+		const korea = await font(type0('/Identity-H', '/CIDSystemInfo << /Registry (Adobe) /Ordering (Korea1) /Supplement 2 >>'));
+		expect(texts(glyphs(korea, [0, 34]))).toBe('A');
+		const other = await font(type0('/Identity-H', '/CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >>'));
+		expect(texts(glyphs(other, [0, 34]))).toBe('\ufffd');
+		// A named CMap this reader does not hold: codes are not CIDs, so no text is made up.
+		const named = await font(type0('/90ms-RKSJ-H', '/CIDSystemInfo << /Registry (Adobe) /Ordering (Japan1) /Supplement 2 >>'));
+		expect(texts(glyphs(named, [0, 34]))).toBe('\ufffd');
+	});
+
 	it('Identity-V is vertical, each glyph advancing 1 em', async () => {
 		const loaded = await font(type0('/Identity-V', '/W [1 [500]]'));
 		expect(loaded.vertical).toBe(true);
