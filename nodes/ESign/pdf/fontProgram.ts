@@ -1,7 +1,7 @@
 import { cffBuiltInEncoding } from './cff';
 import type { PdfDocument } from './document';
 import { PdfDict, PdfError, PdfStream, isName, isNumber } from './objects';
-import { trueTypeSymbolicText } from './trueType';
+import { trueTypeGlyphText, trueTypeSymbolicText } from './trueType';
 import { type1BuiltInEncoding } from './type1Program';
 import type { BuiltInEncoding } from './type1Program';
 
@@ -57,4 +57,26 @@ export async function programEncoding(doc: PdfDocument, descriptor: PdfDict | un
 		return text ? { text } : undefined;
 	}
 	return undefined;
+}
+
+/**
+ * Text by CID for a CIDFontType2 font without a ToUnicode map (and outside Adobe's CJK collections): the CID through
+ * /CIDToGIDMap (a stream of 2-byte glyph ids, or Identity) to a glyph of the embedded TrueType program, whose cmap
+ * or post table names it. Undefined when there is no such program or it says nothing.
+ */
+export async function cidFontText(doc: PdfDocument, cidFont: PdfDict): Promise<((cid: number) => string | undefined) | undefined> {
+	if (!isName(await doc.get(cidFont, 'Subtype'), 'CIDFontType2')) return undefined;
+	const descriptor = await doc.dict(cidFont, 'FontDescriptor');
+	const program = await doc.resolve(descriptor?.get('FontFile2'));
+	if (!(program instanceof PdfStream)) return undefined;
+	const data = await programData(doc, program);
+	const text = data && trueTypeGlyphText(data);
+	if (!text) return undefined;
+	const map = await doc.resolve(cidFont.get('CIDToGIDMap'));
+	const gids = map instanceof PdfStream ? await programData(doc, map) : undefined;
+	if (map instanceof PdfStream && !gids) return undefined;
+	return (cid) => {
+		if (!gids) return text(cid);
+		return 2 * cid + 1 < gids.length ? text((gids[2 * cid] << 8) | gids[2 * cid + 1]) : undefined;
+	};
 }

@@ -2,7 +2,7 @@ import { CMap } from './cmap';
 import { cidText } from './cidUnicode';
 import type { PdfDocument } from './document';
 import { ENCODINGS, unicodeOfName } from './encodings';
-import { programEncoding } from './fontProgram';
+import { cidFontText, programEncoding } from './fontProgram';
 import { symbolBuiltIn } from './glyphList';
 import { PdfDict, PdfName, PdfStream, isName, isNumber } from './objects';
 import type { PdfObject } from './objects';
@@ -240,6 +240,8 @@ async function compositeFont(doc: PdfDocument, dict: PdfDict): Promise<PdfFont> 
 		const registry = await doc.get(info, 'Registry');
 		const ordering = await doc.get(info, 'Ordering');
 		if (registry instanceof Uint8Array && ordering instanceof Uint8Array) byCid = await cidText(String.fromCharCode(...registry), String.fromCharCode(...ordering));
+		// Else an embedded TrueType program's own cmap or post names the glyph (pdf.js reads the code itself there).
+		byCid ??= await cidFontText(doc, cid);
 	}
 	const vertical = cmap.vertical;
 	// One glyph object per code, made on first use (a CJK font has many codes, a document uses few).

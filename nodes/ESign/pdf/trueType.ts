@@ -179,3 +179,36 @@ export function trueTypeSymbolicText(data: Uint8Array): Array<string | undefined
 		return undefined;
 	}
 }
+
+/**
+ * Text by glyph id for a CIDFontType2 program without a ToUnicode map: the glyph's Unicode from the (3,1) or (3,10)
+ * subtable read backwards (the lowest code point that reaches it), else its `post` name. Undefined when the program
+ * says nothing about any glyph or cannot be read.
+ */
+export function trueTypeGlyphText(data: Uint8Array): ((gid: number) => string | undefined) | undefined {
+	try {
+		const found = tables(data);
+		const cmap = found.get('cmap');
+		const post = found.get('post');
+		let names: Array<string | undefined> = [];
+		try {
+			names = post ? postNames(post) : [];
+		} catch {
+			names = []; // a damaged post table: the cmap may still say enough
+		}
+		const unicode = cmap ? (cmaps(cmap).get('3,1') ?? cmaps(cmap).get('3,10')) : undefined;
+		const byGlyph = new Map<number, string>();
+		// The BMP walked once (65,536 lookups, each a binary search), outside the surrogates and the private use area.
+		if (unicode) {
+			for (let u = 0x20; u < 0x10000; u++) {
+				if (u >= 0xd800 && u <= 0xf8ff) continue;
+				const gid = unicode(u);
+				if (gid && !byGlyph.has(gid)) byGlyph.set(gid, String.fromCharCode(u));
+			}
+		}
+		if (!byGlyph.size && !names.some((name) => name && name !== '.notdef')) return undefined;
+		return (gid) => byGlyph.get(gid) ?? (names[gid] ? textOfGlyphName(names[gid] as string) : undefined);
+	} catch {
+		return undefined;
+	}
+}

@@ -204,6 +204,21 @@ describe('composite (Type 0) fonts', () => {
 		expect(texts(glyphs(named, [0, 34]))).toBe('\ufffd');
 	});
 
+	it('no ToUnicode, a CIDFontType2 outside those collections: its TrueType program\'s cmap or post names the glyph of each CID', async () => {
+		// Glyph 5 is "A" by the (3,1) cmap; glyph 6 has no code point, only its post name "fi".
+		const program = trueTypeProgram({ cmap: cmapTable([[3, 1, cmapFormat4([[0x41, 5]])]]), post: postFormat2([0, 1, 2, 3, 4, 36, 'fi']) });
+		const cidFont = (map: string): Array<[number, RawObject]> => [
+			...type0('/Identity-H', `/CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) >> /FontDescriptor 7 0 R ${map}`),
+			[7, '<< /Type /FontDescriptor /FontName /X /Flags 4 /FontFile2 8 0 R >>'],
+			[8, { stream: program }],
+		];
+		const identity = await font(cidFont(''));
+		expect(texts(glyphs(identity, [0, 5, 0, 6, 0, 7]))).toBe('Afi\ufffd');
+		// /CIDToGIDMap as a stream: CID 1 → glyph 5, CID 2 → glyph 6.
+		const mapped = await font([...cidFont('/CIDToGIDMap 9 0 R'), [9, { stream: Uint8Array.from([0, 0, 0, 5, 0, 6]) }]]);
+		expect(texts(glyphs(mapped, [0, 1, 0, 2, 0, 5]))).toBe('Afi\ufffd');
+	});
+
 	it('Identity-V is vertical, each glyph advancing 1 em', async () => {
 		const loaded = await font(type0('/Identity-V', '/W [1 [500]]'));
 		expect(loaded.vertical).toBe(true);
