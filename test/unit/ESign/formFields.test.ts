@@ -1,8 +1,9 @@
 // "Define Fields → From the PDF's Form Fields" (issue 41): which form fields become eSign fields, who fills each, and
 // where. Pure rules with widgets built here (the reader's own tests hold it to pdf.js); the engine suite
 // test/ESign/document/formFields.test.ts runs the same path on a real fillable PDF against the sandbox.
-import type { IDataObject, IExecuteFunctions, NodeExecutionHint, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties, NodeExecutionHint, NodeOperationError } from 'n8n-workflow';
 
+import { ESign } from '../../../nodes/ESign/ESign.node';
 import type { FormWidget, PdfText } from '../../../nodes/ESign/pdf';
 import { PdfError } from '../../../nodes/ESign/pdf';
 import { FIELD_DEFAULT_SIZES } from '../../../nodes/ESign/helpers/fieldSizes';
@@ -198,5 +199,32 @@ describe('readFormRules: the "Form Field Signers" rows', () => {
 		expect(() => readFormRules.call(executeContext({ formFieldSigners: { rule: [{ nameContains: 'a', signer: 1 }, { nameContains: 'b', signer: 0 }] } }), 0)).toThrow(
 			'"Form Field Signers" row 2: Signer must be a whole number from 1, got "0"',
 		);
+	});
+});
+
+describe('the editor: the option on both operations, existing values and defaults unchanged', () => {
+	const properties = new ESign().description.properties;
+	const forOperation = (resource: string, operation: string) =>
+		properties.filter((p) => p.displayOptions?.show?.resource?.includes(resource) && p.displayOptions?.show?.operation?.includes(operation));
+
+	test.each([
+		['document', 'createAndSend'],
+		['field', 'replaceAll'],
+	])('%s → %s offers From the PDF’s Form Fields after the three saved workflows use, with its rows and its size option', (resource, operation) => {
+		const props = forOperation(resource, operation);
+		const input = props.find((p) => p.name === 'fieldsInput') as INodeProperties;
+		expect(input.default).toBe('ui');
+		expect((input.options as Array<{ value: string }>).map((o) => o.value)).toEqual(['ui', 'json', 'tags', 'formFields']);
+		const rows = props.find((p) => p.name === 'formFieldSigners') as INodeProperties;
+		expect(rows.displayOptions?.show?.fieldsInput).toEqual(['formFields']);
+		const notice = props.find((p) => p.name === 'formFieldsNotice') as INodeProperties;
+		expect(notice.displayOptions?.show?.fieldsInput).toEqual(['formFields']);
+		const options = (props.find((p) => p.name === 'options') as INodeProperties).options as INodeProperties[];
+		const size = options.find((o) => o.name === 'formFieldSize') as INodeProperties;
+		expect(size.default).toBe('field');
+		expect(size.displayOptions?.show?.['/fieldsInput']).toEqual(['formFields']);
+		// The tag option keeps its name, values and default.
+		const tagSize = options.find((o) => o.name === 'tagFieldSize') as INodeProperties;
+		expect([tagSize.default, (tagSize.options as Array<{ value: string }>).map((o) => o.value)]).toEqual(['tag', ['tag', 'default']]);
 	});
 });
