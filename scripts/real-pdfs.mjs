@@ -121,14 +121,14 @@ function loadReader() {
 	if (!reader) {
 		const dir = compileReader();
 		const index = require(path.join(dir, 'index.js'));
-		reader = { PdfText: index.PdfText, findAnchor: require(path.join(dir, 'anchors.js')).findAnchor, emBox: require(path.join(dir, 'layout.js')).emBox };
+		reader = { PdfText: index.PdfText, findAnchor: require(path.join(dir, 'anchors.js')).findAnchor };
 	}
 	return reader;
 }
 
 /** One file compared, page by page: { pages, numPages: [ours, theirs], sha256, figures }. */
 async function compareFile(entry, bytes, maxPages) {
-	const { PdfText, findAnchor, emBox } = loadReader();
+	const { PdfText, findAnchor } = loadReader();
 	const pdf = await PdfText.open(new Uint8Array(bytes));
 	const count = Math.min(pdf.pages.length, maxPages);
 	const wanted = Array.from({ length: count }, (_, i) => i + 1);
@@ -136,7 +136,7 @@ async function compareFile(entry, bytes, maxPages) {
 	const pages = [];
 	for (const page of theirs.pages) {
 		const lines = await pdf.lines(page.page);
-		pages.push(comparePage(lines, page.glyphs, page.page, { findAnchor, emBox }));
+		pages.push(comparePage(lines, page.glyphs, page.page, { findAnchor }));
 	}
 	return { numPages: [pdf.pages.length, theirs.numPages], figures: addUp(pages) };
 }

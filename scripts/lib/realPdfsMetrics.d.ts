@@ -22,7 +22,7 @@ export interface PageFigures {
 	/** too different to align within the edit limit (counted as no match) */
 	capped: boolean;
 	fffd: number;
-	/** our U+FFFD glyphs whose box holds a glyph pdf.js reads as a letter or digit */
+	/** our U+FFFD glyphs that start where pdf.js starts a glyph it reads as a letter or digit */
 	fffdAtLetters: number;
 	anchors: AnchorFigures;
 }
@@ -51,7 +51,6 @@ export interface RealPdfEntry {
 
 export interface ReaderFunctions {
 	findAnchor(lines: TextLine[], page: number, anchor: string): Array<{ page: number; box: Box }>;
-	emBox(line: TextLine, index: number): Box;
 }
 
 export function lettersOf(text: string): string;

@@ -3,14 +3,15 @@
  * The real-document comparison (issue 41, item 4): one page as the package's reader reads it against the same page
  * as pdf.js reads it (test/support/pdfjsOracle.mjs, per-glyph boxes). Plain CommonJS so that both the corpus script
  * (scripts/real-pdfs.mjs) and the jest suite (test/unit/pdf/realDocuments.slow.test.ts) run the same code; the
- * reader's own functions (findAnchor, emBox) are handed in, so this file loads neither reader.
+ * reader's findAnchor is handed in, so this file loads neither reader.
  *
  * Three measures a page:
  * - letters: both texts NFKC-normalised, letters and digits kept (\p{L}\p{N}), nothing else: word boundaries are not
  *   compared (readers draw them differently: "y1" and "y 1"). How many of pdf.js's are matched in order by ours is
  *   the longest common subsequence, from the shortest edit script (Myers), whose cost grows with the difference only.
- * - U+FFFD at letters: each U+FFFD glyph of ours whose em box holds the centre of a glyph pdf.js reads as a letter
- *   or digit (found by place, not by text: the text there is what differs).
+ * - U+FFFD at letters: U+FFFD glyphs of ours that start where pdf.js starts a glyph it reads as a letter or digit
+ *   and we read none (by place, the glyph's origin, not by text: the text there is what differs; not by boxes, which
+ *   overlap in scripts such as Nastaliq).
  * - anchors: words of three letters or more (a whole run of letters, marks and digits) outside {{…}} (findAnchor
  *   skips tag-like text) that occur exactly once on the page in both readers (case folded, NFKC): our anchor box
  *   through findAnchor against
@@ -64,8 +65,9 @@ function matchedInOrder(a, b, maxEdits = MAX_EDITS) {
 	return undefined;
 }
 
-const centre = (box) => [(box[0] + box[2]) / 2, (box[1] + box[3]) / 2];
-const holds = (box, [x, y], slack) => x >= box.left - slack && x <= box.right + slack && y >= box.top - slack && y <= box.bottom + slack;
+/** Glyphs start at the same place when their origins round to the same point of this grid (points): both readers
+ * place a glyph's origin alike, to a few thousandths. */
+const PLACE = 0.5;
 
 /** pdf.js's page as characters (NFKC) with the glyph each came from; null marks a break (a space, a line end, a jump). */
 function theirChars(glyphs) {
@@ -137,7 +139,7 @@ function ourWords(lines) {
 
 /**
  * One page compared. ourLines: the reader's TextLine[] for the page; theirGlyphs: the oracle's page.glyphs;
- * reader: { findAnchor(lines, page, text), emBox(line, glyphIndex) }.
+ * reader: { findAnchor(lines, page, text) }.
  * Returns { letters, matched, capped, fffd, fffdAtLetters, anchors: { compared, within, worst, misses } }.
  */
 function comparePage(ourLines, theirGlyphs, pageNumber, reader, { tolerance = 1, maxEdits = MAX_EDITS, keepMisses = 5 } = {}) {
@@ -146,18 +148,31 @@ function comparePage(ourLines, theirGlyphs, pageNumber, reader, { tolerance = 1,
 	const lcs = matchedInOrder(ours, theirs, maxEdits);
 	const result = { letters: theirs.length, ours: ours.length, matched: lcs ?? 0, capped: lcs === undefined, fffd: 0, fffdAtLetters: 0 };
 
-	const letterCentres = [];
-	for (const g of theirGlyphs) if (g.extra === undefined && LETTER.test(g.u.normalize('NFKC'))) letterCentres.push(centre(g.box));
+	// Places (glyph origins, on a PLACE-pt grid): pdf.js's letter glyphs there, and ours (letters, U+FFFD). A U+FFFD
+	// of ours is at a letter when pdf.js has more letters at that place than we do (zero-width glyphs share a place
+	// with their neighbour: pdf.js's control character beside our U+FFFD there is no letter lost).
+	const places = new Map();
+	const at = (x, y) => {
+		const key = `${Math.round(x / PLACE)},${Math.round(y / PLACE)}`;
+		let place = places.get(key);
+		if (!place) places.set(key, (place = { theirs: 0, ours: 0, fffd: 0 }));
+		return place;
+	};
+	for (const g of theirGlyphs) if (g.extra === undefined && LETTER.test(g.u.normalize('NFKC'))) at(g.origin[0], g.origin[1]).theirs++;
 	for (const line of ourLines) {
-		for (let i = 0; i < line.text.length; i++) {
-			if (line.text[i] !== '\uFFFD') continue;
-			result.fffd++;
-			const glyph = line.glyphOf[i];
-			if (glyph < 0) continue;
-			const box = reader.emBox(line, glyph);
-			if (letterCentres.some((c) => holds(box, c, 0.5))) result.fffdAtLetters++;
+		const glyphText = new Map();
+		line.glyphOf.forEach((glyph, i) => glyph >= 0 && glyphText.set(glyph, (glyphText.get(glyph) ?? '') + line.text[i]));
+		for (const [glyph, text] of glyphText) {
+			const fffd = text.includes('\uFFFD');
+			const letter = LETTER.test(text.normalize('NFKC'));
+			if (!fffd && !letter) continue;
+			const place = at(line.glyphs[glyph * 6], line.glyphs[glyph * 6 + 1]);
+			if (letter) place.ours++;
+			else place.fffd++;
 		}
+		for (const ch of line.text) if (ch === '\uFFFD') result.fffd++;
 	}
+	for (const place of places.values()) result.fffdAtLetters += Math.min(place.fffd, Math.max(0, place.theirs - place.ours));
 
 	const anchors = { compared: 0, within: 0, worst: 0, misses: [] };
 	const theirMap = theirWords(theirGlyphs);

@@ -7,7 +7,6 @@
 import { PdfText } from '../../../nodes/ESign/pdf';
 import type { TextLine } from '../../../nodes/ESign/pdf';
 import { findAnchor } from '../../../nodes/ESign/pdf/anchors';
-import { emBox } from '../../../nodes/ESign/pdf/layout';
 import type { Figures, RealPdfEntry } from '../../../scripts/lib/realPdfsMetrics';
 import { addUp, comparePage, percent, readCommittedRealPdfs } from '../../../scripts/lib/realPdfsMetrics';
 import type { PdfjsGlyph } from '../../support/pdfjs';
@@ -15,7 +14,7 @@ import { readPdfWithPdfjs } from '../../support/pdfjs';
 
 const LETTER_BAR = 99.9;
 const ANCHOR_BAR = 100;
-const reader = { findAnchor, emBox };
+const reader = { findAnchor };
 const committed = readCommittedRealPdfs();
 
 /** Both readers' pages (the manifest's first `pages`), as the comparison takes them. */
