@@ -1,43 +1,82 @@
+import { CID_UNICODE_DATA } from './cidUnicodeData';
+import { ascii85 } from './decoders';
+import { inflate } from './filters';
+
 /**
  * The Unicode text of a CID in one of Adobe's four CJK character collections (Adobe-Japan1, -GB1, -CNS1, -Korea1),
- * for a composite font without a ToUnicode map, as pdf.js reads one through its Adobe-*-UCS2 maps. The tables
- * (cid*.json, made by scripts/make-cid-unicode.mjs from poppler-data) are loaded only when such a font is read.
+ * for a composite font without a ToUnicode map (ISO 32000-1 9.10.2), as pdf.js reads one through Adobe's
+ * Adobe-<Ordering>-UCS2 CMaps. The tables (cidUnicodeData.ts, made by scripts/make-cid-unicode.mjs from those
+ * CMaps) are packed; a collection's table is unpacked once per process, on the first font that needs it, so a
+ * document without such a font costs nothing.
  */
 
 export type CidText = (cid: number) => string | undefined;
 
-interface CidTable {
-	text: string;
-	wide: string;
-}
+const ORDERINGS = ['Japan1', 'GB1', 'CNS1', 'Korea1'];
+/** CIDs are two bytes (pdf.js refuses larger ones); the largest collection, GB1, has 30,284. */
+const MAX_CIDS = 65536;
+/** Code points after the first one of a CID (a variation selector, Korean parenthesised numbers: up to 3). */
+const MAX_EXTRA = 8;
+/** The largest table unpacks to 43 KB of varints. */
+const MAX_BYTES = 1 << 20;
 
-const ORDERINGS = ['Japan1', 'GB1', 'CNS1', 'Korea1'] as const;
-type Ordering = (typeof ORDERINGS)[number];
+const tables = new Map<string, Promise<CidText>>();
 
-const loaded = new Map<Ordering, CidText>();
-
-async function table(ordering: Ordering): Promise<CidTable> {
-	// One literal path each, so that the build and the bundled reader find the files.
-	if (ordering === 'Japan1') return (await import('./cidJapan1.json')) as CidTable;
-	if (ordering === 'GB1') return (await import('./cidGB1.json')) as CidTable;
-	if (ordering === 'CNS1') return (await import('./cidCNS1.json')) as CidTable;
-	return (await import('./cidKorea1.json')) as CidTable;
-}
-
-/** The CID → text map of `Adobe-<ordering>`, or undefined for another collection. */
-export async function cidText(registry: string, ordering: string): Promise<CidText | undefined> {
-	if (registry !== 'Adobe' || !(ORDERINGS as readonly string[]).includes(ordering)) return undefined;
-	const known = loaded.get(ordering as Ordering);
-	if (known) return known;
-	const { text, wide } = await table(ordering as Ordering);
-	const beyond = new Map<number, string>();
-	const parts = wide ? wide.split(' ') : [];
-	for (let i = 0; i + 1 < parts.length; i += 2) beyond.set(Number(parts[i]), String.fromCodePoint(parseInt(parts[i + 1], 16)));
-	const lookup: CidText = (cid) => {
-		if (cid < 0 || cid >= text.length) return undefined;
-		const unit = text.charCodeAt(cid);
-		return unit !== 0xffff ? String.fromCharCode(unit) : beyond.get(cid);
+/** The varints of the generator's format (see scripts/make-cid-unicode.mjs) as a CID → text lookup. */
+export function readTable(bytes: Uint8Array): CidText {
+	let at = 0;
+	const varint = () => {
+		let value = 0;
+		// At most 4 bytes (28 bits): code points end at 0x10FFFF; a longer one is data this module did not write.
+		for (let shift = 1; at < bytes.length && shift <= 128 ** 3; shift *= 128) {
+			const byte = bytes[at++];
+			value += (byte & 127) * shift;
+			if (byte < 128) break;
+		}
+		return value;
 	};
-	loaded.set(ordering as Ordering, lookup);
-	return lookup;
+	const first = new Int32Array(MAX_CIDS);
+	const more = new Map<number, string>();
+	let previous = 0;
+	let count = 0;
+	for (; at < bytes.length && count < MAX_CIDS; count++) {
+		const value = varint();
+		if (value === 0) continue;
+		const step = Math.floor((value - 1) / 2);
+		const point = previous + 1 + (step % 2 ? -(step + 1) / 2 : step / 2);
+		previous = point;
+		if (point > 0 && point <= 0x10ffff) first[count] = point;
+		if ((value - 1) % 2) {
+			const extra: number[] = [];
+			for (let k = varint(); k > 0; k--) {
+				const next = varint();
+				if (extra.length < MAX_EXTRA && next > 0 && next <= 0x10ffff) extra.push(next);
+			}
+			if (first[count]) more.set(count, String.fromCodePoint(first[count], ...extra));
+		}
+	}
+	return (cid) => {
+		if (!Number.isInteger(cid) || cid < 0 || cid >= count || !first[cid]) return undefined;
+		return more.get(cid) ?? String.fromCodePoint(first[cid]);
+	};
+}
+
+async function unpack(packed: string): Promise<CidText> {
+	const chars = new Uint8Array(packed.length);
+	for (let i = 0; i < packed.length; i++) chars[i] = packed.charCodeAt(i);
+	return readTable(await inflate(ascii85(chars, MAX_BYTES), MAX_BYTES));
+}
+
+/**
+ * The CID → text map of a font whose CIDSystemInfo names `registry` and `ordering`: undefined unless Adobe and one
+ * of the four collections (Adobe-Identity and the rest have no text by CID).
+ */
+export async function cidText(registry: string, ordering: string): Promise<CidText | undefined> {
+	if (registry !== 'Adobe' || !ORDERINGS.includes(ordering)) return undefined;
+	let table = tables.get(ordering);
+	if (!table) {
+		table = unpack(CID_UNICODE_DATA[ordering]);
+		tables.set(ordering, table);
+	}
+	return await table;
 }
