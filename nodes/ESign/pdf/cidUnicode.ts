@@ -48,7 +48,8 @@ export function readTable(bytes: Uint8Array): CidText {
 		if (point > 0 && point <= 0x10ffff) first[count] = point;
 		if ((value - 1) % 2) {
 			const extra: number[] = [];
-			for (let k = varint(); k > 0; k--) {
+			// A count past the data ends with it (each code point takes a byte at least).
+			for (let k = varint(); k > 0 && at < bytes.length; k--) {
 				const next = varint();
 				if (extra.length < MAX_EXTRA && next > 0 && next <= 0x10ffff) extra.push(next);
 			}
