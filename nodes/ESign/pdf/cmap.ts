@@ -193,6 +193,11 @@ export class CMap {
 		}
 	}
 
+	/** Maps no code at all: a ToUnicode like this is no ToUnicode (pdf.js then reads the font as if it had none). */
+	get empty(): boolean {
+		return this.singles.size === 0 && this.ranges.length === 0;
+	}
+
 	/** Single-byte codes only (a ToUnicode of a simple font, or a one-byte encoding CMap). */
 	get singleByte(): boolean {
 		return this.codespaces.length > 0 && this.codespaces.every((space) => space.bytes === 1);

@@ -89,7 +89,9 @@ async function toUnicodeOf(doc: PdfDocument, dict: PdfDict): Promise<CMap | unde
 	const stream = await doc.resolve(dict.get('ToUnicode'));
 	if (!(stream instanceof PdfStream)) return undefined;
 	try {
-		return CMap.parse(await doc.streamData(stream), true);
+		// One that maps nothing counts as none (pdf.js's rule): the encoding, a program or a CID collection gives text.
+		const map = CMap.parse(await doc.streamData(stream), true);
+		return map.empty ? undefined : map;
 	} catch {
 		return undefined; // a damaged ToUnicode: the encoding's names still give text
 	}

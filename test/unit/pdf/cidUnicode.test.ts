@@ -4,7 +4,11 @@
 // (scripts/make-cid-unicode.mjs): these tests check that what it packed comes back, in every collection.
 import { cidText, readTable } from '../../../nodes/ESign/pdf/cidUnicode';
 import type { CidText } from '../../../nodes/ESign/pdf/cidUnicode';
+import { DEFAULT_LIMITS, PdfDocument } from '../../../nodes/ESign/pdf/document';
 import * as filters from '../../../nodes/ESign/pdf/filters';
+import { loadFont } from '../../../nodes/ESign/pdf/fonts';
+import { PdfDict, PdfRef } from '../../../nodes/ESign/pdf/objects';
+import { pagesPdf } from '../../support/pdfRaw';
 
 async function collection(ordering: string): Promise<CidText> {
 	const table = await cidText('Adobe', ordering);
@@ -78,6 +82,29 @@ describe('which fonts have text by CID', () => {
 			expect(inflate).toHaveBeenCalledTimes(2);
 			inflate.mockRestore();
 		});
+	});
+});
+
+describe('a composite font reads through the collection (fonts.ts)', () => {
+	/** The text of codes shown in an Identity-H font of Adobe-Japan1 (not embedded, as dvipdfmx writes it). */
+	async function textOf(toUnicode: string | undefined, codes: number[]) {
+		const objects: Array<[number, string | { dict?: string; stream: string }]> = [
+			[5, `<< /Type /Font /Subtype /Type0 /BaseFont /Ryumin-Light /Encoding /Identity-H /DescendantFonts [6 0 R] ${toUnicode === undefined ? '' : '/ToUnicode 7 0 R'} >>`],
+			[6, '<< /Type /Font /Subtype /CIDFontType0 /BaseFont /Ryumin-Light /CIDSystemInfo << /Registry (Adobe) /Ordering (Japan1) /Supplement 2 >> >>'],
+		];
+		if (toUnicode !== undefined) objects.push([7, { stream: toUnicode }]);
+		const doc = await PdfDocument.open(pagesPdf([{ content: '' }], { extra: objects }), DEFAULT_LIMITS);
+		const font = await loadFont(doc, (await doc.resolve(new PdfRef(5, 0))) as PdfDict);
+		let text = '';
+		font.decode(Uint8Array.from(codes.flatMap((c) => [c >> 8, c & 255])), (glyph) => (text += glyph.text));
+		return text;
+	}
+
+	it('without ToUnicode, and with one that maps nothing (pdf.js reads that as none); a ToUnicode that maps wins', async () => {
+		// CID 34 "A", 0x4b0 "一" (Adobe-Japan1-UCS2)
+		expect(await textOf(undefined, [34, 0x4b0])).toBe('A一');
+		expect(await textOf('1 begincodespacerange <0000> <FFFF> endcodespacerange', [34, 0x4b0])).toBe('A一');
+		expect(await textOf('1 beginbfchar <0022> <0042> endbfchar', [34, 0x4b0])).toBe('B\ufffd');
 	});
 });
 
