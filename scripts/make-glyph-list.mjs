@@ -2,18 +2,15 @@
 // names into text with, plus the built-in encoding of the standard Symbol font. ZapfDingbats' names (a1 … a191) are
 // left out, as pdf.js's text leaves them: its text content gives a ZapfDingbats code as the code's own character.
 //
-// Sources, all published data already on a developer's machine through a package (never fetched from the web):
-// - glyphlist.txt from Debian's texlive-base (fonts/map/glyphlist/glyphlist.txt, Adobe's AGL 2.0 as published), and
-//   beside it texglyphlist.txt (lcdf-typetools' extensions for TeX fonts: the names of TeX's math and symbol fonts,
-//   which pdfTeX embeds without /Encoding; only names the AGL lacks, each as its first Unicode choice);
-//   get them with `apt-get download texlive-base && dpkg-deb -x texlive-base_*.deb /tmp/tl`, then
+// Sources, both published data already on a developer's machine through a package (never fetched from the web):
+// - glyphlist.txt from Debian's texlive-base (fonts/map/glyphlist/glyphlist.txt, Adobe's AGL 2.0 as published);
+//   get it with `apt-get download texlive-base && dpkg-deb -x texlive-base_*.deb /tmp/tl`, then
 //   node scripts/make-glyph-list.mjs /tmp/tl/usr/share/texlive/texmf-dist/fonts/map/glyphlist/glyphlist.txt
 // - the Symbol encoding of pdf-lib's @pdf-lib/standard-fonts (a dev dependency, Adobe's Core 14 data).
 //
 // Output, kept compact (about 60 KB): `names` is "name hex[+hex…]" pairs separated by spaces (a few AGL names stand
 // for several characters); `Symbol` is 256 hex code points, "" for an unused code.
 import fs from 'node:fs';
-import path from 'node:path';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
@@ -32,16 +29,6 @@ for (const line of fs.readFileSync(source, 'latin1').split(/\r?\n/)) {
 	names.set(name, codes.trim().split(/\s+/).map((hex) => parseInt(hex, 16).toString(16)).join('+'));
 }
 if (names.size < 4000) throw new Error(`${source}: ${names.size} names, expected the AGL's 4,281`);
-const agl = names.size;
-const tex = path.join(path.dirname(source), 'texglyphlist.txt');
-for (const line of fs.readFileSync(tex, 'latin1').split(/\r?\n/)) {
-	if (!line || line.startsWith('#')) continue;
-	const [name, choices] = line.split(';');
-	// The first choice; a choice may be several characters ("FFsmall;F766 F766,0066 0066").
-	const first = choices?.split(',')[0].trim();
-	if (!name || !first || names.has(name)) continue;
-	names.set(name, first.split(/\s+/).map((hex) => parseInt(hex, 16).toString(16)).join('+'));
-}
 const builtIn = {};
 for (const font of ['Symbol']) {
 	const codes = new Array(256).fill('');
@@ -53,4 +40,4 @@ for (const font of ['Symbol']) {
 }
 const out = { names: [...names].map(([name, hex]) => `${name} ${hex}`).join(' '), ...builtIn };
 fs.writeFileSync(new URL('../nodes/ESign/pdf/glyphList.json', import.meta.url), JSON.stringify(out) + '\n');
-console.log(`${agl} AGL names, ${names.size - agl} TeX names; the Symbol encoding`);
+console.log(`${names.size} glyph names; the Symbol encoding`);

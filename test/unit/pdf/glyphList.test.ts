@@ -13,8 +13,6 @@ describe('glyph names', () => {
 		['Scaron', 'Š'],
 		['arrowright', '→'],
 		['dalethatafpatah', '\u05d3\u05b2'], // an AGL name for two characters
-		['angbracketleft', '\u27e8'], // TeX's names (texglyphlist.txt), as pdfTeX embeds cmsy without /Encoding
-		['epsilon1', '\u03f5'],
 	])('the list: %s → %s', (name, text) => {
 		expect(textOfGlyphName(name)).toBe(text);
 	});
