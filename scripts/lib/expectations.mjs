@@ -34,40 +34,26 @@ export function testScript(label) {
 	const say = (...a) => console.log(`[${label}]`, ...a);
 	let current; // the check or measurement in progress: { name, since }
 	let last; // the name of the last one that ended
-	async function check(name, fn) {
+	/** One step: `done` counts it when fn resolves (printed as `label`); a throw is a FAIL (`failNote` before its time). */
+	async function step(name, fn, { done, label, failNote = '' }) {
 		const start = Date.now();
 		current = { name, since: start };
 		try {
 			const note = await fn();
-			counts.passed++;
-			console.log(`PASS ${name}${note ? ` — ${note}` : ''} (${secs(Date.now() - start)})`);
+			counts[done]++;
+			console.log(`${label} ${name}${note ? ` — ${note}` : ''} (${secs(Date.now() - start)})`);
 			return true;
 		} catch (err) {
 			counts.failed++;
 			const detail = err instanceof CheckError ? err.message : err.stack || String(err);
-			console.log(`FAIL ${name} (${secs(Date.now() - start)})\n     ${detail.split('\n').join('\n     ')}`);
+			console.log(`FAIL ${name} (${failNote}${secs(Date.now() - start)})\n     ${detail.split('\n').join('\n     ')}`);
 			return false;
 		} finally {
 			[current, last] = [undefined, name];
 		}
 	}
-	async function measure(name, fn) {
-		const start = Date.now();
-		current = { name, since: start };
-		try {
-			const note = await fn();
-			counts.measured++;
-			console.log(`MEASURED ${name}${note ? ` — ${note}` : ''} (${secs(Date.now() - start)})`);
-			return true;
-		} catch (err) {
-			counts.failed++;
-			const detail = err instanceof CheckError ? err.message : err.stack || String(err);
-			console.log(`FAIL ${name} (measurement not taken, ${secs(Date.now() - start)})\n     ${detail.split('\n').join('\n     ')}`);
-			return false;
-		} finally {
-			[current, last] = [undefined, name];
-		}
-	}
+	const check = (name, fn) => step(name, fn, { done: 'passed', label: 'PASS' });
+	const measure = (name, fn) => step(name, fn, { done: 'measured', label: 'MEASURED', failNote: 'measurement not taken, ' });
 	function watchdog(envName, minutes) {
 		const limit = Number(process.env[envName] || minutes);
 		const armedAt = Date.now();
