@@ -10,6 +10,7 @@ import { loadFont } from '../../../nodes/ESign/pdf/fonts';
 import { PdfDict, PdfRef } from '../../../nodes/ESign/pdf/objects';
 import { readPdfWithPdfjs } from '../../support/pdfjs';
 import { pagesPdf } from '../../support/pdfRaw';
+import type { RawPage } from '../../support/pdfRaw';
 
 /** The last CID of each collection, and how many CIDs' letters differed from pdf.js's (NFKC) when measured. */
 const COLLECTIONS = [
@@ -26,7 +27,7 @@ const hex = (cid: number) => cid.toString(16).padStart(4, '0');
 
 /** The CIDs 0…last on pages of 100 × 100, 10 pt apart; font 5 of the file is the composite font. */
 function gridPdf(ordering: string, last: number) {
-	const pages = [];
+	const pages: RawPage[] = [];
 	for (let start = 0; start <= last; start += PER_PAGE) {
 		const shows: string[] = [];
 		for (let cid = start; cid <= Math.min(last, start + PER_PAGE - 1); cid++) {
