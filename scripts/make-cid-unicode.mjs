@@ -7,7 +7,8 @@
 // "Files: cMap/*"; the CMaps' own headers). The notice travels with the data (a /*! comment tsc keeps). Get it with
 //   cd /tmp && apt-get download poppler-data && dpkg-deb -x poppler-data_*.deb /tmp/poppler-data
 //   node scripts/make-cid-unicode.mjs /tmp/poppler-data
-// (poppler-data's cidToUnicode/ files hold the same mappings but are GPL-2 (Glyph & Cog): not used.)
+// (poppler-data's cidToUnicode/ files hold similar tables, not quite Adobe's (CID 1 is U+00A0 there), under GPL-2
+// (Glyph & Cog): not used.)
 //
 // Output, one string per collection: ASCII85 (PDF's ASCII85Decode) of zlib-deflated bytes, inflated and decoded
 // once, on the first font that needs that collection. The bytes are varints (7 bits a byte, low first), CID 0 up:
