@@ -162,6 +162,22 @@ const MUTATIONS = [
 		guards: ['gives tag signer n to the document’s n-th signer in signing order'],
 	},
 	{
+		name: 'a form field no Form Field Signers row assigns goes to the first signer (no error listing it)',
+		file: 'nodes/ESign/helpers/formFields.ts',
+		from: 'return signerCount === 1 ? 1 : undefined;',
+		to: 'return 1;',
+		tests: ['test/unit/ESign/formFields.test.ts', 'test/ESign/document/formFields.slow.test.ts'],
+		guards: ['fields no rule assigns stop the item', 'refused before any request when two signers and no row says who fills some fields'],
+	},
+	{
+		name: 'a hidden form field becomes a field signers cannot see on the page',
+		file: 'nodes/ESign/helpers/formFields.ts',
+		from: "if (widget.hidden) return 'hidden: a PDF viewer does not show it';",
+		to: '',
+		tests: ['test/unit/ESign/formFields.test.ts', 'test/ESign/document/formFields.slow.test.ts'],
+		guards: ['read-only, hidden, push-button and radio fields are left out', 'each usable form field becomes a field over its rectangle'],
+	},
+	{
 		// Fields are placed on the page as displayed: a turned page's text is found where a viewer shows it.
 		name: "the PDF reader ignores a page's /Rotate (positions on a turned page as if it were upright)",
 		file: 'nodes/ESign/pdf/pages.ts',
