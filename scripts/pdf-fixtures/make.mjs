@@ -213,6 +213,17 @@ const FIXTURES = [
 		braces: [],
 	},
 	{
+		// Issue 42: tags a signer would see. The sample contract with its tags' white turned black, and signer 1's
+		// cells (Table1.B1) tinted, so a removed tag must leave the cell's colour, not white.
+		file: 'website-contract-black.pdf',
+		producer: 'libreoffice-odt',
+		how: 'src/website-contract.fodt with fo:color #ffffff → #000000 and Table1.B1 given fo:background-color #fff2cc (blackTags() in make.mjs), soffice --convert-to pdf',
+		features: ['black tags (visible)', 'tags in tinted table cells', 'classic xref table', 'TrueType subset fonts', 'A4'],
+		make: () => pinVolatile(readFileSync(soffice(blackTags(), 'pdf')), EPOCH),
+		tags: WEBSITE_TAGS.map((tag, i) => ({ ...tag, note: tag.note.replace(/^white/, i < 4 ? 'black, tinted cell' : 'black') })), // the first four: Table1
+		braces: [],
+	},
+	{
 		file: 'agreement-libreoffice.pdf',
 		producer: 'libreoffice-odt',
 		how: 'soffice --convert-to pdf src/agreement.fodt (Writer, default PDF export)',
@@ -451,6 +462,17 @@ const FIXTURES = [
 	...formFixtures({ epoch: EPOCH, run, tmp: TMP, qpdf, base }),
 ];
 const BENCH = {};
+
+/** The black-tags source: website-contract.fodt with its white text black and signer 1's table cells tinted. */
+function blackTags() {
+	const xml = readFileSync(path.join(SRC, 'website-contract.fodt'), 'utf8');
+	const black = xml.replaceAll('fo:color="#ffffff"', 'fo:color="#000000"');
+	const cell = '<style:style style:name="Table1.B1" style:family="table-cell">\n   <style:table-cell-properties ';
+	if (black === xml || !black.includes(cell)) throw new Error('website-contract.fodt changed: blackTags() finds no white text or no Table1.B1');
+	const out = path.join(TMP, 'website-contract-black.fodt');
+	writeFileSync(out, black.replace(cell, `${cell}fo:background-color="#fff2cc" `));
+	return out;
+}
 
 /** Helvetica's widths (pdf-lib's AFM metrics) for codes 32–126, so a font dictionary is complete without embedding. */
 async function helveticaWidths() {
