@@ -48,7 +48,8 @@ export async function signedInFormFields(site, docId) {
 		const off = box.map((n, k) => Math.abs(n - [left, top, right, bottom][k]));
 		if (Math.max(...off) > 1) fail(`field "${w.name}" at ${JSON.stringify(box)}, form field at ${JSON.stringify(w.box)}`);
 		if (f.field_type !== typeOf(w)) fail(`field "${w.name}" is a ${f.field_type}, expected ${typeOf(w)}`);
-		if (Boolean(Number(f.is_required)) !== w.required) fail(`field "${w.name}" is_required ${f.is_required}, the form field's Required is ${w.required}`);
+		const required = w.required || w.fieldType === 'Sig'; // a signature is always required
+		if (Boolean(Number(f.is_required)) !== required) fail(`field "${w.name}" is_required ${f.is_required}, expected ${required} (the form field's Required is ${w.required})`);
 		const signer = /landlord/i.test(w.name) ? 'lars@example.org' : 'tina@example.org';
 		if (String(f.signer_id) !== idOf(signer)) fail(`field "${w.name}" is for signer ${f.signer_id}, expected ${signer} (${idOf(signer)})`);
 		if (w.options && JSON.stringify(JSON.parse(f.options || '[]')) !== JSON.stringify(w.options)) fail(`field "${w.name}" options ${f.options}, expected ${JSON.stringify(w.options)}`);

@@ -244,7 +244,7 @@ export function fieldInputProperties(
 			displayOptions: { show: { fieldsInput: ['tags'] } },
 		},
 		{
-			displayName: `Each form field of a fillable PDF becomes a field over its box: signature, text, multi-line text, checkbox, dropdown (with its choices). Its name is the field's name in Get Values; its Required flag is kept. Read-only, hidden, push-button and radio-button fields are left out and listed in a hint. With one signer, that signer fills every field; with more, say who under "Form Field Signers".`,
+			displayName: `Each form field of a fillable PDF becomes a field over its box: signature, text, multi-line text, checkbox, dropdown (with its choices). Its name is the field's name in Get Values; its Required flag is kept (a signature is always required). Read-only, hidden, push-button and radio-button fields are left out and listed in a hint. With one signer, that signer fills every field; with more, say who under "Form Field Signers".`,
 			name: 'formFieldsNotice',
 			type: 'notice',
 			default: '',

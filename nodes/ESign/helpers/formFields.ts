@@ -110,7 +110,8 @@ export function formRows(
 			position_y: place.y,
 			width: place.width,
 			height: place.height,
-			is_required: widget.required,
+			// A signature is what a signer is there for: required even where the PDF (as most do) leaves /Sig unflagged.
+			is_required: widget.required || type === 'signature',
 			field_name: widget.name,
 			...(type === 'dropdown' ? { options: widget.options } : {}),
 			_topLeft: true,

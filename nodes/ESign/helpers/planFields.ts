@@ -40,7 +40,12 @@ export async function planFields(
 	if (form) {
 		const rules = readFormRules.call(this, i); // checked before the file is read (Replace All downloads it)
 		const file = await input.file();
-		if (!file) throw new NodeOperationError(this.getNode(), 'The document has no file to read form fields from', { itemIndex: i });
+		if (!file) {
+			throw new NodeOperationError(this.getNode(), 'The document has no file to read form fields from', {
+				itemIndex: i,
+				description: 'Form fields are read from the document’s PDF: upload one, or place the fields with coordinates.',
+			});
+		}
 		const pdf = (await openPdf.call(this, i, file.bytes, file.where, true, 'form fields')) as PdfText;
 		settings.pages = pdf.pages;
 		const size = input.options.formFieldSize === 'default' ? 'default' : 'field';

@@ -58,7 +58,8 @@ function expectOverWidgets(fields: Json[], widgets: PdfjsWidget[], signerOf: (na
 		expect(field.field_type).toBe(expectedType(w));
 		near(Number(field.position_x) + Number(field.width), right);
 		near(Number(field.position_y) + Number(field.height), bottom);
-		expect(Number(field.is_required)).toBe(w.required ? 1 : 0);
+		// The form field's Required flag; a signature is always required.
+		expect(Number(field.is_required)).toBe(w.required || w.fieldType === 'Sig' ? 1 : 0);
 		expect(String(field.signer_id)).toBe(signerOf(w.name));
 		// The site keeps a dropdown's options as a JSON array in a string (spec, Fields).
 		if (w.fieldType === 'Ch') expect(JSON.parse(field.options)).toEqual(w.options);

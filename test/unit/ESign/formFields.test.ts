@@ -93,7 +93,7 @@ describe('formRows: one row per usable widget', () => {
 	const usable = usableWidgets(FORM).usable;
 	const signerRow = (n: number) => (n <= 2 ? { row: { signer: String(n) } } : { error: `it names signer ${n}, but "Signers" has 2 (1 = the first)` });
 
-	test('type, page, box, full name as field_name, required flag and a dropdown’s options', () => {
+	test('type, page, box, full name as field_name, required flag (a signature always) and a dropdown’s options', () => {
 		const { rows, unassigned, errors } = formRows(usable, 'field', () => 1, signerRow);
 		expect([unassigned, errors]).toEqual([[], []]);
 		expect(rows.map((r) => [r.field_name, r.field_type, r.page_number, r.is_required])).toEqual([
@@ -102,8 +102,9 @@ describe('formRows: one row per usable widget', () => {
 			['Notes', 'textarea', 1, false],
 			['Agree Terms', 'checkbox', 1, true],
 			['Plan', 'dropdown', 1, false],
-			['Tenant Signature', 'signature', 2, false],
-			['Landlord Signature', 'signature', 2, false],
+			// Unflagged in the PDF (as /Sig fields mostly are), required all the same: signing is what the signer is there for.
+			['Tenant Signature', 'signature', 2, true],
+			['Landlord Signature', 'signature', 2, true],
 			['Tenant Date', 'text', 2, false],
 		]);
 		const agree = rows.find((r) => r.field_name === 'Agree Terms') as IDataObject;
