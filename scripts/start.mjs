@@ -165,7 +165,7 @@ async function main() {
 		`    rate limits   ${SPEC_RATE_LIMITS.perKeyPerHour}/key/hour, ${SPEC_RATE_LIMITS.perIpPerMinute}/IP/minute (the spec's)`,
 		'',
 		'  Try it: open the editor, run "eSign example 1", then sign as Ann and Bob on the sandbox index page:',
-		'  the trigger example runs with the signed PDF (Executions tab of example 6).',
+		'  the trigger example runs with the signed PDF (example 6 → Executions → its eSign Trigger node → Binary).',
 		'',
 		`  Logs: ${path.relative(ROOT, logFile)}`,
 		'',

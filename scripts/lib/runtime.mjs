@@ -188,7 +188,7 @@ export async function ensureRuntime(line = '2') {
 		// `npm i` over a complete tree prunes ~100 optional peers a fresh install has, so only an unfinished step 1 repeats.
 		const step1 = path.join(dir, '.step1-installed');
 		if (!fs.existsSync(step1) || fs.readFileSync(step1, 'utf8') !== JSON.stringify(pkg)) {
-			log('  step 1/3: npm install --ignore-scripts (~2-4 min)');
+			log('  step 1/3: npm install --ignore-scripts (2-10 min: ~9 min on a busy 2-core machine)');
 			await run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, env, inherit: true });
 			fs.writeFileSync(step1, JSON.stringify(pkg));
 		} else log('  step 1/3: npm install already done');
