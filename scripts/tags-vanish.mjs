@@ -1,0 +1,238 @@
+#!/usr/bin/env node
+// `npm run test:tags-vanish` (issue 42, "How it is checked"): the node's tag removal (the reader's TagRemover, an
+// incremental update) proved on every tag fixture of test/fixtures/pdf/ (manifest.json: the tags' files, and the
+// black-tags one) by tools that are not ours. Per file:
+//   rewrite   the file is rewritten with every tag removed (none left with a reason); an encrypted or damaged file
+//             comes back byte for byte unchanged with a reason instead (the rest is then identical by construction);
+//   prefix    the original bytes are a prefix of the output;            qpdf   `qpdf --check` passes on the output;
+//   pixels    every page (a sample of a long file: SAMPLE) rendered before and after at 150 dpi by poppler
+//             (pdftoppm), Ghostscript (ppmraw) and MuPDF (mutool draw): outside the tags' boxes (the reader's boxes,
+//             widened by MARGIN px for anti-aliasing) identical; inside them no tag ink left: the rule, with what
+//             "background" means (paper, a tinted cell, a rule crossing the box), is in scripts/lib/renderCompare.mjs;
+//   text      pdf.js (test/support/pdfjs.js) and poppler (`pdftotext -bbox`) read the output: no tag text, and the
+//             same word sequence as the original's with the tags taken out (a tag matched with any white space
+//             between its characters, as extractors space text differently).
+// Prints PASS/FAIL per file per check, the per-producer figures, and ends with `N passed, M failed` (exit 1 on any
+// failure). Installs the renderers and qpdf when missing (as root: apt-get).
+//
+//   node scripts/tags-vanish.mjs [--only TEXT] [--writer real|none|line] [--figures FILE]
+//   --only     files whose name or producer contains TEXT
+//   --writer   the writer under test: `real` (the reader's TagRemover, the default); `none` does nothing (the tags
+//              stay: the inside check must FAIL); `line` removes each tag's whole line, the other words with it
+//              (the outside and text checks must FAIL). The last two prove the harness catches a broken writer.
+//   --figures  the per-producer figures as JSON
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { spawnSync } from 'node:child_process';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+// pdf.js needs Node ≥ 22: the machine's own Node may be older, the project's (node_modules/.bin/node) is 24.
+if (Number(process.versions.node.split('.')[0]) < 22) {
+	const run = spawnSync(path.join(ROOT, 'node_modules', '.bin', 'node'), [fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit' });
+	process.exit(run.status ?? 1);
+}
+
+const require = createRequire(import.meta.url);
+const { compileReader } = require('../test/support/pdfReader.js');
+const { readPdfWithPdfjs, readPdfFixtureManifest, PDF_FIXTURES_DIR } = require('../test/support/pdfjs.js');
+const { testScript, assert } = await import('./lib/expectations.mjs');
+const { ensureTools, renderImages, RENDERERS, tool } = await import('./lib/renderPages.mjs');
+const { comparePage, pointsOf } = await import('./lib/renderCompare.mjs');
+
+const DPI = 150;
+const SCALE = DPI / 72;
+const MARGIN = 2; // px around a tag's box: anti-aliasing of its glyphs' edges
+const SAMPLE = (n) => (n <= 12 ? Array.from({ length: n }, (_, i) => i + 1) : [...new Set([1, 2, Math.round(n / 4), Math.round(n / 2), Math.round((3 * n) / 4), n - 1, n])]);
+
+const opts = { writer: 'real' };
+for (let i = 2; i < process.argv.length; i++) {
+	const a = process.argv[i];
+	if (a === '--only') opts.only = process.argv[++i];
+	else if (a === '--writer') opts.writer = process.argv[++i];
+	else if (a === '--figures') opts.figures = path.resolve(process.argv[++i]);
+	else throw new Error(`unknown option ${a} (node scripts/tags-vanish.mjs [--only TEXT] [--writer real|none|line] [--figures FILE])`);
+}
+if (!['real', 'none', 'line'].includes(opts.writer)) throw new Error(`--writer ${opts.writer}: real, none or line`);
+
+const readerDir = compileReader();
+const { PdfText, PdfError } = require(path.join(readerDir, 'index.js'));
+// The tag finder: beside the reader, or the node's text matching once moved there (nodes/ESign/textTags/).
+const tagsJs = [path.join(readerDir, 'tags.js'), path.join(readerDir, '..', 'textTags', 'tags.js')].find((f) => fs.existsSync(f));
+const { findTags, mayHoldTag } = require(tagsJs);
+
+/**
+ * The node's rewrite as the harness drives it: every page's tags read with their glyph sources, each removed
+ * (`writer` none: nothing marked, the input returned; line: each tag's whole line marked), then written. Resolves
+ * { bytes, changed, reason, removed, skipped, tags: [{ page, text, box }] } (boxes read before the removal).
+ */
+async function rewrite(bytes, writer) {
+	let pdf;
+	try {
+		pdf = await PdfText.open(new Uint8Array(bytes));
+	} catch (error) {
+		if (!(error instanceof PdfError)) throw error;
+		return { bytes, changed: false, reason: `the reader cannot open it (${error.kind}: ${error.message})`, removed: 0, skipped: [], tags: [] };
+	}
+	const tags = [];
+	const skipped = [];
+	const remover = writer === 'none' ? undefined : pdf.tagRemover?.();
+	if (writer !== 'none' && !remover) throw new Error('PdfText has no tagRemover() (the writer of issue 42 is not in nodes/ESign/pdf yet)');
+	for (const page of pdf.pages) {
+		const lines = await pdf.lines(page.number, mayHoldTag, { sources: true });
+		for (const tag of findTags(lines, page.number).filter((t) => t.spec)) {
+			tags.push({ page: page.number, text: tag.text, box: tag.box });
+			if (!remover) continue;
+			const line = lines.find((l) => l.text.includes(tag.text));
+			const why = writer === 'line' ? remover.removeText(page.number, line, 0, line.text.length) : remover.removeTag(tag, lines);
+			if (why) skipped.push({ page: page.number, text: tag.text, reason: why });
+		}
+	}
+	if (!remover) return { bytes, changed: false, removed: 0, skipped, tags };
+	const result = await remover.write();
+	return { ...result, bytes: Buffer.from(result.bytes), skipped: [...skipped, ...(result.skipped ?? [])], tags };
+}
+
+// ---- text -------------------------------------------------------------------------------------------------------
+
+/** A tag's text as a pattern: its characters in order, any white space (or none) between them. */
+const tagPattern = (text) => new RegExp([...text.replace(/\s+/g, '')].map((c) => c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s*'), 'g');
+
+/** pdf.js's text of the pages: Map page → string (glyphs with its inferred spaces and line ends). */
+async function pdfjsText(bytes, pages, password) {
+	const read = await readPdfWithPdfjs(bytes, { pages, password });
+	return new Map(read.pages.map((p) => [p.page, p.glyphs.map((g) => g.u ?? g.extra).join('')]));
+}
+
+const unescape = (s) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+
+/** poppler's words (`pdftotext -bbox`, its reading order) of the pages: Map page → string of words. */
+function popplerText(file, pages, password) {
+	const [first, last] = [Math.min(...pages), Math.max(...pages)];
+	const html = tool('pdftotext', [...(password ? ['-upw', password] : []), '-bbox', '-f', String(first), '-l', String(last), file, '-']).stdout;
+	const texts = new Map();
+	html.split(/<page\b/).slice(1).forEach((chunk, i) => {
+		if (pages.includes(first + i)) texts.set(first + i, [...chunk.matchAll(/<word[^>]*>([^<]*)<\/word>/g)].map((m) => unescape(m[1])).join(' '));
+	});
+	return texts;
+}
+
+/**
+ * The text rule: the after-text holds no tag, and its words are the before-text's with every tag taken out. Each tag
+ * the reader found must be in the before-text (else the comparison would prove nothing). Resolves a note.
+ */
+function sameTextWithoutTags(name, before, after, tags) {
+	let words = 0;
+	for (const [page, text] of before) {
+		let expected = text;
+		for (const tag of tags.filter((t) => t.page === page)) {
+			const pattern = tagPattern(tag.text);
+			assert(pattern.test(text), `${name} p${page}: the original's text does not show the tag ${tag.text}`);
+			expected = expected.replace(pattern, ' ');
+		}
+		const got = after.get(page) ?? '';
+		const left = tags.filter((t) => t.page === page && tagPattern(t.text).test(got));
+		assert(!left.length, `${name} p${page}: tag text still extracted: ${left.map((t) => t.text).join(', ')}`);
+		const want = expected.split(/\s+/).filter(Boolean);
+		const have = got.split(/\s+/).filter(Boolean);
+		const at = want.findIndex((w, i) => w !== have[i]);
+		assert(at < 0 && want.length === have.length, `${name} p${page}: words differ at word ${at < 0 ? want.length : at}: expected "${want.slice(Math.max(0, at - 3), at + 4).join(' ')}", got "${have.slice(Math.max(0, at - 3), at + 4).join(' ')}" (${want.length} words expected, ${have.length} read)`);
+		words += want.length;
+	}
+	return `${before.size} pages, ${words} words the same, no tag text`;
+}
+
+// ---- the run ----------------------------------------------------------------------------------------------------
+
+const figures = {}; // producer → renderer → { pixels, differing, inside, ink, band, pages }
+const add = (producer, renderer, page) => {
+	const f = ((figures[producer] ??= {})[renderer] ??= { pages: 0, pixels: 0, differing: 0, inside: 0, ink: 0, band: 0 });
+	f.pages++;
+	for (const k of ['differing', 'inside', 'ink', 'band']) f[k] += page[k];
+	f.pixels += page.compared;
+};
+
+const { check, say, main } = testScript('tags-vanish');
+main(async () => {
+	await check('renderers and qpdf present (pdftoppm, pdftotext, gs, mutool, qpdf)', async () => ensureTools());
+	const manifest = readPdfFixtureManifest();
+	const fixtures = manifest.fixtures.filter((f) => f.tags.length && (!opts.only || `${f.file} ${f.producer}`.includes(opts.only)));
+	say(`writer: ${opts.writer}; ${fixtures.length} tag fixtures; ${DPI} dpi, margin ${MARGIN} px; renderers: ${Object.entries(RENDERERS).map(([k, r]) => `${k} (${r.command(DPI)})`).join(', ')}`);
+	const work = fs.mkdtempSync(path.join(os.tmpdir(), 'esign-tags-vanish-'));
+	try {
+		for (const fixture of fixtures) await oneFile(fixture, work);
+	} finally {
+		fs.rmSync(work, { recursive: true, force: true });
+	}
+	say('figures per producer and renderer (pixels compared outside the boxes / differing; inside pixels checked / tag ink left; band pixels changed):');
+	for (const [producer, byRenderer] of Object.entries(figures)) {
+		for (const [renderer, f] of Object.entries(byRenderer)) say(`  ${producer.padEnd(48)} ${renderer.padEnd(11)} ${String(f.pages).padStart(3)} pages  outside ${f.pixels} / ${f.differing} differing  inside ${f.inside} / ${f.ink} ink  band ${f.band}`);
+	}
+	if (opts.figures) fs.writeFileSync(opts.figures, `${JSON.stringify({ writer: opts.writer, dpi: DPI, margin: MARGIN, figures }, null, '\t')}\n`);
+});
+
+async function oneFile(fixture, work) {
+	const name = fixture.file;
+	const bytes = fs.readFileSync(path.join(PDF_FIXTURES_DIR, name));
+	const expectUnchanged = fixture.features.some((f) => /^encrypted/.test(f) || /^damaged/.test(f));
+	let result;
+	const rewritten = await check(`${name}: ${expectUnchanged ? 'comes back unchanged with a reason' : 'every tag removed'}`, async () => {
+		result = await rewrite(bytes, opts.writer);
+		const same = Buffer.compare(result.bytes, bytes) === 0;
+		if (expectUnchanged) {
+			assert(!result.changed && same && result.reason, `changed ${result.changed}, bytes ${same ? 'same' : 'differ'}, reason ${result.reason ?? 'none'}`);
+			return `unchanged: ${result.reason}`;
+		}
+		assert(result.tags.length === fixture.tags.length, `the reader found ${result.tags.length} tags, the manifest lists ${fixture.tags.length}`);
+		assert(result.changed && !same, `not rewritten: ${result.reason ?? 'no reason given'}`);
+		assert(!result.skipped.length, `${result.skipped.length} tags left: ${result.skipped.map((s) => `p${s.page} ${s.text}: ${s.reason}`).join('; ')}`);
+		return `${result.tags.length} tags removed, ${bytes.length} + ${result.bytes.length - bytes.length} bytes`;
+	});
+	if (!result) return;
+	await check(`${name}: the original bytes are a prefix of the output`, async () => {
+		assert(result.bytes.length >= bytes.length && Buffer.compare(result.bytes.subarray(0, bytes.length), bytes) === 0, `the output (${result.bytes.length} bytes) does not begin with the original's ${bytes.length}`);
+	});
+	if (expectUnchanged && rewritten) return; // byte for byte the original: pixels and text the same by construction
+	const before = path.join(work, 'before.pdf');
+	const after = path.join(work, 'after.pdf');
+	fs.writeFileSync(before, bytes);
+	fs.writeFileSync(after, result.bytes);
+	const password = fixture.userPassword;
+	await check(`${name}: qpdf --check passes on the output`, async () => {
+		const run = tool('qpdf', [...(password ? [`--password=${password}`] : []), '--check', after], { okCodes: [0, 2, 3] });
+		assert(run.status === 0, `qpdf --check exit ${run.status}: ${`${run.stdout}${run.stderr}`.trim().split('\n').slice(-4).join(' | ')}`);
+		return run.stdout.trim().split('\n').pop();
+	});
+	const pages = SAMPLE(fixture.pages);
+	for (const renderer of Object.keys(RENDERERS)) {
+		let pageResults;
+		const rendered = await check(`${name}: ${renderer}: ${pages.length < fixture.pages ? `pages ${pages.join(',')} of ${fixture.pages}` : `${pages.length} pages`} rendered before and after at ${DPI} dpi`, async () => {
+			const a = renderImages(renderer, before, pages, DPI, work, password);
+			const b = renderImages(renderer, after, pages, DPI, work, password);
+			pageResults = pages.map((page) => ({ page, ...comparePage(a.get(page), b.get(page), result.tags.filter((t) => t.page === page).map((t) => t.box), { scale: SCALE, margin: MARGIN }) }));
+			for (const r of pageResults) add(fixture.producer, renderer, r);
+			return pageResults.map((r) => `p${r.page} ${r.sizeBefore}`).join(', ');
+		});
+		if (!rendered) continue;
+		await check(`${name}: ${renderer}: pixels outside the tags' boxes identical`, async () => {
+			const bad = pageResults.filter((r) => r.differing || r.band);
+			assert(!bad.length, bad.map((r) => `p${r.page}: ${r.differing} pixels differ outside (${pointsOf(r.diffBounds, SCALE)})${r.band ? `, ${r.band} changed in the margin (${pointsOf(r.bandBounds, SCALE)})` : ''}${r.sizeBefore !== r.sizeAfter ? `; size ${r.sizeBefore} → ${r.sizeAfter}` : ''}`).join('; '));
+			return `${pageResults.reduce((n, r) => n + r.compared, 0)} pixels`;
+		});
+		await check(`${name}: ${renderer}: no tag ink inside the tags' boxes`, async () => {
+			const bad = pageResults.filter((r) => r.ink);
+			assert(!bad.length, bad.map((r) => `p${r.page}: ${r.ink} of ${r.inside} pixels inside are not background (${pointsOf(r.inkBounds, SCALE)})`).join('; '));
+			return `${pageResults.reduce((n, r) => n + r.inside, 0)} pixels inside ${result.tags.filter((t) => pages.includes(t.page)).length} boxes, all background`;
+		});
+	}
+	const tags = result.tags.filter((t) => pages.includes(t.page));
+	await check(`${name}: pdf.js reads no tag text and the same other words`, async () =>
+		sameTextWithoutTags('pdf.js', await pdfjsText(bytes, pages, password), await pdfjsText(result.bytes, pages, password), tags),
+	);
+	await check(`${name}: poppler (pdftotext -bbox) reads no tag text and the same other words`, async () =>
+		sameTextWithoutTags('poppler', popplerText(before, pages, password), popplerText(after, pages, password), tags),
+	);
+}
