@@ -6,6 +6,9 @@ import type { Matrix } from './matrix';
 import { IDENTITY, isMatrix, multiply } from './matrix';
 import { PdfDict, PdfError, PdfRef, PdfStream, isName, isNumber } from './objects';
 import { readOperand, skipInlineImage } from './operands';
+import type { GlyphSource, SourceTable } from './provenance';
+import type { GraphicsState } from './textState';
+import { setTextState } from './textState';
 import type { PdfObject } from './objects';
 
 /**
@@ -23,18 +26,11 @@ export interface PlacedGlyph {
 	ay: number;
 	hx: number;
 	hy: number;
+	/** where the glyph's code is, when the runner was asked for sources (provenance.ts) */
+	source?: GlyphSource;
 }
 
-interface GraphicsState {
-	ctm: Matrix;
-	font: PdfFont | undefined;
-	size: number;
-	charSpacing: number;
-	wordSpacing: number;
-	scale: number;
-	leading: number;
-	rise: number;
-}
+export { pageContent } from './pageContent';
 
 const MAX_FORM_DEPTH = 12;
 /** A Form XObject's draw counts as at least this many bytes of content: its setup is work even when it is empty. */
@@ -50,11 +46,12 @@ export class ContentRunner {
 		private readonly doc: PdfDocument,
 		private readonly sink: (glyph: PlacedGlyph) => void,
 		private readonly fonts: FontCache = new Map(),
+		private readonly sources?: SourceTable,
 	) {}
 
 	/** Runs one page's content (as `pageContent` gives it) under `display`. */
-	async runPage(data: Uint8Array, resources: PdfDict | undefined, display: Matrix): Promise<void> {
-		await this.run(data, resources, this.initialState(display), 0, new Set());
+	async runPage(data: Uint8Array, resources: PdfDict | undefined, display: Matrix, page = 0): Promise<void> {
+		await this.run(data, resources, this.initialState(display), 0, new Set(), this.sources?.id(`page ${page}`) ?? -1);
 	}
 
 	private initialState(display: Matrix): GraphicsState {
@@ -89,7 +86,8 @@ export class ContentRunner {
 		return pending;
 	}
 
-	private async run(data: Uint8Array, resources: PdfDict | undefined, start: GraphicsState, depth: number, forms: Set<string>): Promise<void> {
+	/** `stream`: the content's id in the source table (-1: none, or not asked for). */
+	private async run(data: Uint8Array, resources: PdfDict | undefined, start: GraphicsState, depth: number, forms: Set<string>, stream: number): Promise<void> {
 		this.charge(data.length);
 		const lexer = new Lexer(data);
 		lexer.useScratch();
@@ -108,6 +106,10 @@ export class ContentRunner {
 		let m: Matrix = IDENTITY;
 		let advance = 0;
 		let vertical = false;
+		// Sources (only when asked): the operator's bytes, the string's place in a TJ array, the code's in the string.
+		const source: GlyphSource | undefined = this.sources ? { stream, opStart: 0, opEnd: 0, item: 0, code: 0, length: 0, advance: 0, size: 0, vertical: false } : undefined;
+		placed.source = source;
+		let opStart = 0;
 		const each = (glyph: Glyph) => {
 			const { size, scale, rise, charSpacing, wordSpacing } = gs;
 			const own = glyph.width * size * (vertical ? 1 : scale);
@@ -120,8 +122,15 @@ export class ContentRunner {
 			placed.ay = vertical ? -m[3] * own : m[1] * own;
 			placed.hx = m[2] * size;
 			placed.hy = m[3] * size;
-			this.sink(placed);
 			const spacing = charSpacing + (glyph.wordSpace ? wordSpacing : 0);
+			if (source) {
+				source.length = glyph.bytes;
+				source.advance = glyph.width * size + spacing;
+				source.size = size;
+				source.vertical = vertical;
+			}
+			this.sink(placed);
+			if (source) source.code += glyph.bytes;
 			advance += vertical ? glyph.width * size + spacing : (glyph.width * size + spacing) * scale;
 		};
 		// A text-showing operator: strings and TJ's adjustments advance along the text line from the current Tm, which
@@ -131,7 +140,11 @@ export class ContentRunner {
 			advance = 0;
 			vertical = gs.font?.vertical === true;
 		};
-		const show = (bytes: Uint8Array) => {
+		const show = (bytes: Uint8Array, item = 0) => {
+			if (source) {
+				source.item = item;
+				source.code = 0;
+			}
 			if (gs.font) gs.font.decode(bytes, each);
 		};
 		const end = () => {
@@ -155,6 +168,10 @@ export class ContentRunner {
 				continue;
 			}
 			const op = lexer.value as string;
+			if (source) {
+				source.opStart = opStart;
+				source.opEnd = lexer.pos;
+			}
 			switch (op) {
 				case 'q':
 					if (stack.length < MAX_STATE_DEPTH) stack.push({ ...gs });
@@ -170,19 +187,11 @@ export class ContentRunner {
 					tlm = IDENTITY;
 					break;
 				case 'Tc':
-					gs.charSpacing = num(0);
-					break;
 				case 'Tw':
-					gs.wordSpacing = num(0);
-					break;
 				case 'Tz':
-					gs.scale = num(0) / 100;
-					break;
 				case 'TL':
-					gs.leading = num(0);
-					break;
 				case 'Ts':
-					gs.rise = num(0);
+					setTextState(gs, op, num(0));
 					break;
 				case 'Tf':
 					gs.font = await this.fontOf(resources, ops[0]);
@@ -220,8 +229,9 @@ export class ContentRunner {
 				case 'TJ':
 					if (Array.isArray(ops[0])) {
 						begin();
-						for (const item of ops[0]) {
-							if (item instanceof Uint8Array) show(item);
+						for (let i = 0; i < ops[0].length; i++) {
+							const item = ops[0][i];
+							if (item instanceof Uint8Array) show(item, i);
 							else if (isNumber(item)) advance += vertical ? (item / 1000) * gs.size : (-item / 1000) * gs.size * gs.scale;
 						}
 						end();
@@ -239,6 +249,7 @@ export class ContentRunner {
 			}
 			ops.length = 0;
 			lexer.release();
+			opStart = lexer.pos;
 		}
 	}
 
@@ -271,29 +282,6 @@ export class ContentRunner {
 		const state = { ...gs, ctm: isMatrix(matrix) ? multiply(matrix, gs.ctm) : gs.ctm };
 		const chain = new Set(forms);
 		if (key) chain.add(key);
-		await this.run(data, own instanceof PdfDict ? own : resources, state, depth + 1, chain);
+		await this.run(data, own instanceof PdfDict ? own : resources, state, depth + 1, chain, key && this.sources ? this.sources.id(key) : -1);
 	}
-}
-
-/** A page's /Contents (a stream or an array of streams) decoded and read as one, as the format says (joined by a
- * space: operators may be split across the streams of one page). */
-export async function pageContent(doc: PdfDocument, contents: PdfObject | undefined): Promise<Uint8Array> {
-	const resolved = await doc.resolve(contents);
-	const parts = Array.isArray(resolved) ? resolved : [resolved];
-	const chunks: Uint8Array[] = [];
-	for (const part of parts.slice(0, 10_000)) {
-		const stream = await doc.resolve(part);
-		if (stream instanceof PdfStream) chunks.push(await doc.streamData(stream));
-	}
-	if (chunks.length === 1) return chunks[0];
-	let total = 0;
-	for (const chunk of chunks) total += chunk.length + 1;
-	const data = new Uint8Array(total);
-	let at = 0;
-	for (const chunk of chunks) {
-		data.set(chunk, at);
-		at += chunk.length;
-		data[at++] = 32;
-	}
-	return data;
 }

@@ -21,6 +21,8 @@ export interface Glyph {
 	text: string;
 	/** a single-byte code 32, which word spacing applies to (9.3.3) */
 	wordSpace: boolean;
+	/** the code's length in bytes (where the next glyph's code starts: the tag remover edits codes in place) */
+	bytes: number;
 }
 
 export interface PdfFont {
@@ -184,7 +186,7 @@ async function simpleFont(doc: PdfDocument, dict: PdfDict, subtype: string): Pro
 		if (text === undefined && glyph) text = unicodeOfName(glyph);
 		// Nothing names it: the code as its own character, as pdf.js reads it, except the control codes.
 		if (text === undefined) text = (c >= 32 && c < 127) || c >= 160 ? String.fromCharCode(c) : '\ufffd';
-		table.push({ width: width * scale, text: expandLigatures(text), wordSpace: c === 32 });
+		table.push({ width: width * scale, text: expandLigatures(text), wordSpace: c === 32, bytes: 1 });
 	}
 	return {
 		vertical: false,
@@ -254,7 +256,7 @@ async function compositeFont(doc: PdfDocument, dict: PdfDict): Promise<PdfFont> 
 		if (!glyph) {
 			const width = vertical ? 1000 : widths.get(cmap.cid(code)) ?? defaultWidth;
 			const text = toUnicode ? toUnicode.unicode(code) : byCid?.(cmap.cid(code));
-			glyph = { width: width / 1000, text: expandLigatures(text ?? '\ufffd'), wordSpace: length === 1 && code === 32 };
+			glyph = { width: width / 1000, text: expandLigatures(text ?? '\ufffd'), wordSpace: length === 1 && code === 32, bytes: length };
 			if (known.size < 65536) known.set(key, glyph);
 		}
 		return glyph;

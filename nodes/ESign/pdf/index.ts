@@ -8,10 +8,14 @@ import type { TextLine } from './layout';
 import { LineBuilder } from './layout';
 import type { PdfPage } from './pages';
 import { displayMatrix, readPages } from './pages';
+import { SourceTable } from './provenance';
+import { TagRemover } from './rewrite';
+import { updateBlocker } from './safety';
 
 export type { Box, TextLine } from './layout';
 export type { FormFieldKind, FormWidget } from './forms';
 export { PdfError } from './objects';
+export type { TagRemover, TagRemoval } from './rewrite';
 
 const READ_AHEAD = 4;
 
@@ -32,6 +36,9 @@ export class PdfText {
 	private readonly ahead = new Map<number, Promise<Uint8Array>>();
 
 	private readonly fonts: FontCache = new Map();
+
+	/** The content streams lines were read from with sources (ids in `TextLine.sources`). */
+	private readonly sources = new SourceTable();
 
 	private constructor(
 		private readonly doc: PdfDocument,
@@ -74,8 +81,18 @@ export class PdfText {
 		return readFormFields(this.doc, this.pageList);
 	}
 
+	/** A tag remover for tags found in lines read with `{ sources: true }` (rewrite.ts). */
+	tagRemover(): TagRemover {
+		return new TagRemover(this.doc, this.pageList, this.sources);
+	}
+
+	/** Why an incremental update of this file is not safe (encrypted, signed, damaged), or undefined. */
+	rewriteBlocker(): Promise<string | undefined> {
+		return updateBlocker(this.doc);
+	}
+
 	/** The text lines of a page (1-based); `keep` drops lines early (e.g. those without a tag) to save memory. */
-	async lines(pageNumber: number, keep?: (line: TextLine) => boolean): Promise<TextLine[]> {
+	async lines(pageNumber: number, keep?: (line: TextLine) => boolean, options: { sources?: boolean } = {}): Promise<TextLine[]> {
 		const page = this.pageList[pageNumber - 1];
 		if (!page) return [];
 		const content = this.content(pageNumber);
@@ -83,8 +100,9 @@ export class PdfText {
 		const data = await content;
 		// Text wholly off the displayed page is not the page's (layout.ts).
 		const builder = new LineBuilder(keep, { width: page.width, height: page.height });
-		const runner = new ContentRunner(this.doc, builder.add, this.fonts);
-		await runner.runPage(data, page.resources, displayMatrix(page));
+		// Sources (where each glyph's code is) only when asked: the tag remover needs them, a plain read does not.
+		const runner = new ContentRunner(this.doc, builder.add, this.fonts, options.sources ? this.sources : undefined);
+		await runner.runPage(data, page.resources, displayMatrix(page), pageNumber);
 		builder.flush();
 		return builder.lines;
 	}

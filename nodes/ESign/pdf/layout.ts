@@ -1,5 +1,6 @@
 import type { PlacedGlyph } from './content';
 import { PdfError } from './objects';
+import { pushSource } from './provenance';
 
 /**
  * Lines of text from glyphs in content order, as readers rebuild them: a glyph continues the line when it runs in
@@ -29,6 +30,8 @@ export interface TextLine {
 	glyphs: number[];
 	/** the line's font size (of its first glyph) */
 	size: number;
+	/** per glyph, where its code is (provenance.ts, SOURCE_SIZE numbers each); only when the read asked for sources */
+	sources?: number[];
 }
 
 const DESCENT = 0.2;
@@ -118,13 +121,14 @@ export class LineBuilder {
 			}
 		}
 		if (!line) {
-			line = { text: '', glyphOf: [], glyphs: [], size };
+			line = g.source ? { text: '', glyphOf: [], glyphs: [], size, sources: [] } : { text: '', glyphOf: [], glyphs: [], size };
 			this.current = line;
 			this.dx = dx;
 			this.dy = dy;
 		}
 		const index = line.glyphs.length / 6;
 		line.glyphs.push(g.x, g.y, g.ax, g.ay, g.hx, g.hy);
+		if (g.source && line.sources) pushSource(line.sources, g.source);
 		line.text += g.text;
 		for (let k = 0; k < g.text.length; k++) line.glyphOf.push(index);
 		this.endX = g.x + g.ax;

@@ -9,6 +9,8 @@ export interface PdfPage {
 	/** 1-based */
 	number: number;
 	dict: PdfDict;
+	/** the page object's reference (an incremental update redefines it); absent for a direct page dictionary */
+	ref?: PdfRef;
 	resources: PdfDict | undefined;
 	/** The visible area in user space: CropBox ∩ MediaBox, [x0, y0, x1, y1] normalised. */
 	view: Rect;
@@ -64,7 +66,7 @@ export async function readPages(doc: PdfDocument, maxPages: number): Promise<Pdf
 			return;
 		}
 		if (pages.length >= maxPages) throw new PdfError('limit', `the PDF has more than ${maxPages} pages; the reader stops there`);
-		pages.push(await pageOf(doc, dict, own, pages.length + 1));
+		pages.push({ ...(await pageOf(doc, dict, own, pages.length + 1)), ref: node instanceof PdfRef ? node : undefined });
 	};
 	await visit(catalog.get('Pages'), {}, 0);
 	return pages;

@@ -1,0 +1,135 @@
+import { Lexer, Tok } from './lexer';
+import { PdfDict, PdfError, PdfName, isNumber } from './objects';
+import type { PdfObject } from './objects';
+import { formatObject } from './serialize';
+
+/**
+ * An incremental update (ISO 32000-1, 7.5.6): the original bytes unchanged in front, then the new or redefined
+ * objects, a cross-reference section of the same kind as the file's last one (a classic table, or an xref stream for
+ * a file whose last section is a stream; a hybrid file's last section is a classic table), and a trailer with /Prev.
+ */
+
+export interface UpdateObject {
+	num: number;
+	gen: number;
+	/** a dictionary or other direct object; with `stream`, the stream's dictionary (its /Length is set here) */
+	value: PdfObject;
+	/** the stream's bytes, already encoded as the dictionary's /Filter says */
+	stream?: Uint8Array;
+}
+
+const STARTXREF = 'startxref';
+const encoder = new TextEncoder();
+
+/** Where the last cross-reference section is (the last "startxref" in the file's final 64 KB) and its kind. */
+export function lastSection(data: Uint8Array): { offset: number; stream: boolean } {
+	const word = encoder.encode(STARTXREF);
+	for (let at = data.length - word.length; at >= Math.max(0, data.length - 65536); at--) {
+		let k = 0;
+		while (k < word.length && data[at + k] === word[k]) k++;
+		if (k < word.length) continue;
+		const lexer = new Lexer(data, at + word.length);
+		if (lexer.next() !== Tok.Number) break;
+		const offset = lexer.value as number;
+		const at2 = new Lexer(data, offset);
+		const tok = offset >= 0 && offset < data.length ? at2.next() : Tok.EOF;
+		if (tok === Tok.Keyword && at2.value === 'xref') return { offset, stream: false };
+		if (tok === Tok.Number) return { offset, stream: true };
+		break;
+	}
+	throw new PdfError('damaged', 'the PDF\'s last "startxref" does not point at a cross-reference section');
+}
+
+/** The first object number free for new objects: past the trailer's /Size and every number the file lists. */
+export function firstFreeNumber(trailer: PdfDict, listed: Iterable<number>): number {
+	const size = trailer.get('Size');
+	let next = isNumber(size) ? Math.floor(size) : 1;
+	for (const num of listed) if (num >= next) next = num + 1;
+	return Math.max(next, 1);
+}
+
+/**
+ * The update's bytes (to append to `original`): `objects`, then the cross-reference section and trailer. `trailer`
+ * is the file's (its /Root, /Info and /ID are kept); `size`: the first free object number after the new objects.
+ */
+export function updateBytes(original: Uint8Array, trailer: PdfDict, objects: UpdateObject[], size: number): Uint8Array {
+	const last = lastSection(original);
+	const chunks: Uint8Array[] = [];
+	let at = original.length;
+	const put = (chunk: Uint8Array | string) => {
+		const bytes = typeof chunk === 'string' ? encoder.encode(chunk) : chunk;
+		chunks.push(bytes);
+		at += bytes.length;
+	};
+	// The original may end without an end-of-line after %%EOF: the first object must start on its own line.
+	put('\n');
+	const offsets = new Map<number, { offset: number; gen: number }>();
+	for (const object of objects) {
+		offsets.set(object.num, { offset: at, gen: object.gen });
+		if (object.stream && object.value instanceof PdfDict) {
+			object.value.set('Length', object.stream.length);
+			put(`${object.num} ${object.gen} obj\n${formatObject(object.value)}\nstream\n`);
+			put(object.stream);
+			put('\nendstream\nendobj\n');
+		} else put(`${object.num} ${object.gen} obj\n${formatObject(object.value)}\nendobj\n`);
+	}
+	const tail = new PdfDict();
+	for (const key of ['Root', 'Info', 'ID']) {
+		const value = trailer.get(key);
+		if (value !== undefined) tail.set(key, value);
+	}
+	tail.set('Prev', last.offset);
+	const xrefAt = at;
+	if (last.stream) {
+		// The xref stream lists itself too; rows of type 1, a 4-byte offset and a 2-byte generation, uncompressed.
+		const self = size;
+		offsets.set(self, { offset: xrefAt, gen: 0 });
+		const { index, rows } = sections(offsets);
+		const data = new Uint8Array(rows.length * 7);
+		rows.forEach(([, entry], i) => {
+			const o = entry.offset;
+			data.set([1, (o >>> 24) & 255, (o >>> 16) & 255, (o >>> 8) & 255, o & 255, (entry.gen >> 8) & 255, entry.gen & 255], i * 7);
+		});
+		tail.set('Type', PdfName.of('XRef'));
+		tail.set('Size', self + 1);
+		tail.set('W', [1, 4, 2]);
+		tail.set('Index', index);
+		tail.set('Length', data.length);
+		put(`${self} 0 obj\n${formatObject(tail)}\nstream\n`);
+		put(data);
+		put('\nendstream\nendobj\n');
+	} else {
+		const { index, rows } = sections(offsets);
+		let table = 'xref\n';
+		let row = 0;
+		for (let i = 0; i < index.length; i += 2) {
+			table += `${index[i]} ${index[i + 1]}\n`;
+			for (let k = 0; k < index[i + 1]; k++, row++) {
+				const entry = rows[row][1];
+				table += `${String(entry.offset).padStart(10, '0')} ${String(entry.gen).padStart(5, '0')} n\r\n`;
+			}
+		}
+		tail.set('Size', size);
+		put(`${table}trailer\n${formatObject(tail)}\n`);
+	}
+	put(`startxref\n${xrefAt}\n%%EOF\n`);
+	const out = new Uint8Array(at - original.length);
+	let pos = 0;
+	for (const chunk of chunks) {
+		out.set(chunk, pos);
+		pos += chunk.length;
+	}
+	return out;
+}
+
+/** Subsections of consecutive object numbers: [first, count, …] and the rows in that order. */
+function sections(offsets: Map<number, { offset: number; gen: number }>) {
+	const rows = [...offsets].sort((a, b) => a[0] - b[0]);
+	const index: number[] = [];
+	for (const [num] of rows) {
+		const n = index.length;
+		if (n && index[n - 2] + index[n - 1] === num) index[n - 1]++;
+		else index.push(num, 1);
+	}
+	return { index, rows };
+}

@@ -1,0 +1,60 @@
+import { PdfDict, PdfError, PdfName, PdfRef, PdfStream } from './objects';
+import type { PdfObject } from './objects';
+
+/**
+ * PDF objects back to bytes (ISO 32000-1, 7.3), for the incremental update the tag remover writes. Everything is
+ * written as ASCII: strings in hex, names with #xx escapes, so the output never depends on a text encoding.
+ */
+
+const MAX_DEPTH = 64;
+const HEX = '0123456789ABCDEF';
+
+/** A number as PDF writes it: no exponent, at most six decimals (a millionth of a point is far below a pixel). */
+export function formatNumber(value: number): string {
+	if (!Number.isFinite(value)) throw new PdfError('unsupported', 'a number to write is not finite');
+	if (Number.isInteger(value)) return String(value);
+	const fixed = value.toFixed(6).replace(/0+$/, '').replace(/\.$/, '');
+	return fixed === '-0' ? '0' : fixed;
+}
+
+export function hexString(bytes: Uint8Array): string {
+	let out = '<';
+	for (const byte of bytes) out += HEX[byte >> 4] + HEX[byte & 15];
+	return out + '>';
+}
+
+/** A name: regular characters as they are, anything else (delimiters, #, white space, non-ASCII) as #xx. */
+export function formatName(name: string): string {
+	let out = '/';
+	for (let i = 0; i < name.length; i++) {
+		const c = name.charCodeAt(i) & 0xff;
+		const plain = c > 0x20 && c < 0x7f && !'#()<>[]{}/%'.includes(name[i]);
+		out += plain ? name[i] : `#${HEX[c >> 4]}${HEX[c & 15]}`;
+	}
+	return out;
+}
+
+/** A direct object as PDF syntax (a stream is written by `streamObject`, never inside another object). */
+export function formatObject(value: PdfObject | undefined, depth = 0): string {
+	if (depth > MAX_DEPTH) throw new PdfError('limit', `an object to write is nested more than ${MAX_DEPTH} deep`);
+	if (value === null || value === undefined) return 'null';
+	if (typeof value === 'boolean') return value ? 'true' : 'false';
+	if (typeof value === 'number') return formatNumber(value);
+	if (value instanceof Uint8Array) return hexString(value);
+	if (value instanceof PdfName) return formatName(value.name);
+	if (value instanceof PdfRef) return `${value.num} ${value.gen} R`;
+	if (Array.isArray(value)) return `[${value.map((item) => formatObject(item, depth + 1)).join(' ')}]`;
+	if (value instanceof PdfDict) {
+		let out = '<<';
+		for (const [key, item] of value.map) out += `${formatName(key)} ${formatObject(item, depth + 1)}`;
+		return out + '>>';
+	}
+	if (value instanceof PdfStream) throw new PdfError('unsupported', 'a stream cannot be written inside another object');
+	return 'null';
+}
+
+/** Deflate (zlib format, as /FlateDecode reads it) with the platform's CompressionStream. */
+export async function deflate(data: Uint8Array): Promise<Uint8Array> {
+	const stream = new Blob([data as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new CompressionStream('deflate'));
+	return new Uint8Array(await new Response(stream).arrayBuffer());
+}
