@@ -1,6 +1,7 @@
 import fontNames from './fontNames.json';
 import { ENCODINGS } from './encodings';
 import { PdfError } from './objects';
+import { attempt } from './recover';
 import type { BuiltInEncoding } from './type1Program';
 
 /**
@@ -181,9 +182,5 @@ export function parseCff(data: Uint8Array): CffFont {
 
 /** A CFF program's built-in encoding, or undefined when it has none or cannot be read (the font then stays as it was). */
 export function cffBuiltInEncoding(data: Uint8Array): BuiltInEncoding | undefined {
-	try {
-		return parseCff(data).encoding;
-	} catch {
-		return undefined;
-	}
+	return attempt(() => parseCff(data).encoding, undefined);
 }

@@ -5,6 +5,7 @@ import { Lexer, Tok } from './lexer';
 import { PdfDict, PdfError, PdfRef, PdfStream, isName, numberOf } from './objects';
 import type { PdfObject } from './objects';
 import { Parser } from './parser';
+import { orElse } from './recover';
 import type { XrefTable } from './xref';
 import { objectStartsAt, readXref, scanXref } from './xref';
 
@@ -59,15 +60,11 @@ export class PdfDocument {
 	static async open(data: Uint8Array, limits: PdfLimits = DEFAULT_LIMITS): Promise<PdfDocument> {
 		if (!isPdfHeader(data)) throw new PdfError('notPdf', 'the file is not a PDF (it does not start with "%PDF-")');
 		const doc = new PdfDocument(data, { entries: new Map(), trailer: new PdfDict(), recovered: false }, limits);
-		let table: XrefTable | undefined;
-		let limit: PdfError | undefined;
-		try {
-			table = await readXref(data, (stream) => doc.decodeRaw(stream, stream.raw));
-		} catch (cause) {
-			// A damaged chain is rebuilt below; only a limit stops the read.
-			if (cause instanceof PdfError && cause.kind === 'limit') limit = cause;
-		}
-		if (limit) throw limit;
+		// A damaged chain is rebuilt below; a limit stops the read.
+		let table: XrefTable | undefined = await orElse(
+			readXref(data, (stream) => doc.decodeRaw(stream, stream.raw)),
+			undefined,
+		);
 		if (!table || !(table.trailer.get('Root') instanceof PdfRef) || !doc.tableLooksRight(table)) {
 			table = scanXref(data);
 		}
@@ -114,9 +111,10 @@ export class PdfDocument {
 	private async indexObjectStreams(): Promise<void> {
 		for (const [num, entry] of [...this.xref.entries]) {
 			if (entry.type !== 1) continue;
-			const object = await this.fetchNum(num).catch(() => undefined);
+			// A damaged object or object stream is left out of the rebuilt table; a limit stops the read.
+			const object = await orElse(this.fetchNum(num), undefined);
 			if (!(object instanceof PdfStream) || !isName(object.dict.get('Type'), 'ObjStm')) continue;
-			const stream = await this.objectStream(num).catch(() => undefined);
+			const stream = await orElse(this.objectStream(num), undefined);
 			stream?.offsets.forEach((_, index) => {
 				const inner = stream.numbers[index];
 				if (!this.xref.entries.has(inner)) this.xref.entries.set(inner, { type: 2, offset: 0, gen: 0, stream: num, index });
@@ -125,7 +123,7 @@ export class PdfDocument {
 		if (!(this.xref.trailer.get('Root') instanceof PdfRef)) {
 			// No trailer survived: the catalog is the object whose /Type is /Catalog.
 			for (const [num] of this.xref.entries) {
-				const object = await this.fetchNum(num).catch(() => undefined);
+				const object = await orElse(this.fetchNum(num), undefined);
 				if (object instanceof PdfDict && isName(object.get('Type'), 'Catalog')) {
 					this.xref.trailer.set('Root', new PdfRef(num, 0));
 					break;

@@ -52,7 +52,8 @@ async function decompress(input: Uint8Array, format: 'deflate' | 'deflate-raw', 
 			chunks.push(value);
 		}
 	} catch {
-		// Damaged or truncated data (or bytes after its end): keep what was decoded, as PDF readers do.
+		// Damaged or truncated data (or bytes after its end): keep what was decoded, as PDF readers do. The platform's
+		// decoder is the only thing that throws here (a TypeError for bad data: a property of the file, not a bug).
 		failed = true;
 	}
 	if (overCap) {
@@ -65,9 +66,10 @@ async function decompress(input: Uint8Array, format: 'deflate' | 'deflate-raw', 
 export async function inflate(input: Uint8Array, cap: number): Promise<Uint8Array> {
 	const first = await decompress(input, 'deflate', cap);
 	if (!first.failed || first.data.length) return first.data;
-	// Some producers write raw deflate data without the zlib header.
-	const raw = await decompress(input, 'deflate-raw', cap).catch(() => undefined);
-	return raw && raw.data.length ? raw.data : first.data;
+	// Some producers write raw deflate data without the zlib header. (decompress keeps what damaged data gave; its
+	// only error is the cap's, which stops the read.)
+	const raw = await decompress(input, 'deflate-raw', cap);
+	return raw.data.length ? raw.data : first.data;
 }
 
 /** PNG (10–15) and TIFF (2) predictors of Flate and LZW data (7.4.4.4). */

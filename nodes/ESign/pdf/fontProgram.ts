@@ -1,6 +1,7 @@
 import { cffBuiltInEncoding } from './cff';
 import type { PdfDocument } from './document';
-import { PdfDict, PdfError, PdfStream, isName, isNumber } from './objects';
+import { PdfDict, PdfStream, isName, isNumber } from './objects';
+import { orElse } from './recover';
 import { trueTypeGlyphText, trueTypeSymbolicText } from './trueType';
 import { type1BuiltInEncoding } from './type1Program';
 import type { BuiltInEncoding } from './type1Program';
@@ -19,17 +20,9 @@ export interface ProgramEncoding {
 	text?: Array<string | undefined>;
 }
 
-/** A program's bytes, or undefined when they cannot be had; a limit error still stops the read. */
-async function programData(doc: PdfDocument, stream: PdfStream): Promise<Uint8Array | undefined> {
-	let failure: unknown;
-	try {
-		return await doc.streamData(stream);
-	} catch (error) {
-		failure = error;
-	}
-	// A damaged program leaves the font as it was; a limit is the read's limit, as for every stream.
-	if (failure instanceof PdfError && failure.kind === 'limit') throw failure;
-	return undefined;
+/** A program's bytes, or undefined when they cannot be had (damaged); a limit still stops the read. */
+function programData(doc: PdfDocument, stream: PdfStream): Promise<Uint8Array | undefined> {
+	return orElse(doc.streamData(stream), undefined);
 }
 
 /** The program's own encoding, or undefined (no program, an unknown kind, or one that cannot be read). */

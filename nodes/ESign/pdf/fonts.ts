@@ -6,6 +6,7 @@ import { cidFontText, programEncoding } from './fontProgram';
 import { symbolBuiltIn } from './glyphList';
 import { PdfDict, PdfName, PdfStream, isName, isNumber } from './objects';
 import type { PdfObject } from './objects';
+import { orElse } from './recover';
 import standardFonts from './standardFonts.json';
 
 /**
@@ -90,13 +91,13 @@ async function numbers(doc: PdfDocument, value: PdfObject | undefined): Promise<
 async function toUnicodeOf(doc: PdfDocument, dict: PdfDict): Promise<CMap | undefined> {
 	const stream = await doc.resolve(dict.get('ToUnicode'));
 	if (!(stream instanceof PdfStream)) return undefined;
-	try {
-		// One that maps nothing counts as none (pdf.js's rule): the encoding, a program or a CID collection gives text.
-		const map = CMap.parse(await doc.streamData(stream), true);
-		return map.empty ? undefined : map;
-	} catch {
-		return undefined; // a damaged ToUnicode: the encoding's names still give text
-	}
+	// A damaged ToUnicode: the encoding's names still give text. One that maps nothing counts as none (pdf.js's
+	// rule): the encoding, a program or a CID collection gives text.
+	const map = await orElse(
+		doc.streamData(stream).then((data) => CMap.parse(data, true)),
+		undefined,
+	);
+	return map?.empty ? undefined : map;
 }
 
 /**
@@ -200,11 +201,11 @@ async function compositeFont(doc: PdfDocument, dict: PdfDict): Promise<PdfFont> 
 	const encoding = await doc.resolve(dict.get('Encoding'));
 	let cmap: CMap;
 	if (encoding instanceof PdfStream) {
-		try {
-			cmap = CMap.parse(await doc.streamData(encoding), false);
-		} catch {
-			cmap = CMap.identity();
-		}
+		// A damaged embedded CMap reads as Identity-H.
+		cmap = await orElse(
+			doc.streamData(encoding).then((data) => CMap.parse(data, false)),
+			CMap.identity(),
+		);
 	} else cmap = CMap.identity(isName(encoding) && encoding.name.endsWith('-V'));
 	const descendants = await doc.resolve(dict.get('DescendantFonts'));
 	const cidFont = Array.isArray(descendants) ? await doc.resolve(descendants[0]) : undefined;

@@ -1,6 +1,7 @@
 import fontNames from './fontNames.json';
 import { textOfGlyphName } from './glyphList';
 import { PdfError } from './objects';
+import { attempt } from './recover';
 
 /**
  * What a TrueType program (FontFile2) says about its glyphs: the `cmap` table (formats 0, 4, 6 and 12; the (3,0)
@@ -155,29 +156,25 @@ function unicodeByGlyph(lookups: Map<string, Lookup>, wanted: Set<number>): Map<
  * (3,0) subtable (code, then 0xF000 + code, as Windows symbol fonts store it), the (1,0) or the (3,1) one, then the glyph's
  * `post` name, else its Unicode from the (3,1) subtable. Undefined when the program cannot be read.
  */
-export function trueTypeSymbolicText(data: Uint8Array): Array<string | undefined> | undefined {
-	try {
-		const found = tables(data);
-		const cmap = found.get('cmap');
-		if (!cmap) return undefined;
-		const lookups = cmaps(cmap);
-		const symbol = lookups.get('3,0');
-		const mac10 = lookups.get('1,0');
-		const unicode = lookups.get('3,1');
-		// (3,0) first, as Windows symbol fonts store codes (often at 0xF000 + code); then (1,0); then the code read as
-		// Unicode in (3,1).
-		const glyphOf = (code: number) =>
-			symbol ? symbol(code) || symbol(0xf000 + code) || symbol(0xf100 + code) || symbol(0xf200 + code) : (mac10 ?? unicode)?.(code) ?? 0;
-		const post = found.get('post');
-		const names = post ? postNames(post) : [];
-		const glyphs = Array.from({ length: 256 }, (_, code) => glyphOf(code));
-		const unnamed = new Set(glyphs.filter((gid) => gid && !(names[gid] && textOfGlyphName(names[gid] as string))));
-		const byGlyph = unicodeByGlyph(lookups, unnamed);
-		const text = glyphs.map((gid) => (gid ? ((names[gid] && textOfGlyphName(names[gid] as string)) ?? byGlyph.get(gid)) : undefined));
-		return text.some((t) => t !== undefined) ? text : undefined;
-	} catch {
-		return undefined;
-	}
+function symbolicText(data: Uint8Array): Array<string | undefined> | undefined {
+	const found = tables(data);
+	const cmap = found.get('cmap');
+	if (!cmap) return undefined;
+	const lookups = cmaps(cmap);
+	const symbol = lookups.get('3,0');
+	const mac10 = lookups.get('1,0');
+	const unicode = lookups.get('3,1');
+	// (3,0) first, as Windows symbol fonts store codes (often at 0xF000 + code); then (1,0); then the code read as
+	// Unicode in (3,1).
+	const glyphOf = (code: number) =>
+		symbol ? symbol(code) || symbol(0xf000 + code) || symbol(0xf100 + code) || symbol(0xf200 + code) : (mac10 ?? unicode)?.(code) ?? 0;
+	const post = found.get('post');
+	const names = post ? postNames(post) : [];
+	const glyphs = Array.from({ length: 256 }, (_, code) => glyphOf(code));
+	const unnamed = new Set(glyphs.filter((gid) => gid && !(names[gid] && textOfGlyphName(names[gid] as string))));
+	const byGlyph = unicodeByGlyph(lookups, unnamed);
+	const text = glyphs.map((gid) => (gid ? ((names[gid] && textOfGlyphName(names[gid] as string)) ?? byGlyph.get(gid)) : undefined));
+	return text.some((t) => t !== undefined) ? text : undefined;
 }
 
 /**
@@ -185,30 +182,32 @@ export function trueTypeSymbolicText(data: Uint8Array): Array<string | undefined
  * subtable read backwards (the lowest code point that reaches it), else its `post` name. Undefined when the program
  * says nothing about any glyph or cannot be read.
  */
-export function trueTypeGlyphText(data: Uint8Array): ((gid: number) => string | undefined) | undefined {
-	try {
-		const found = tables(data);
-		const cmap = found.get('cmap');
-		const post = found.get('post');
-		let names: Array<string | undefined> = [];
-		try {
-			names = post ? postNames(post) : [];
-		} catch {
-			names = []; // a damaged post table: the cmap may still say enough
+function glyphText(data: Uint8Array): ((gid: number) => string | undefined) | undefined {
+	const found = tables(data);
+	const cmap = found.get('cmap');
+	const post = found.get('post');
+	// A damaged post table: the cmap may still say enough.
+	const names: Array<string | undefined> = post ? attempt(() => postNames(post), []) : [];
+	const unicode = cmap ? (cmaps(cmap).get('3,1') ?? cmaps(cmap).get('3,10')) : undefined;
+	const byGlyph = new Map<number, string>();
+	// The BMP walked once (65,536 lookups, each a binary search), outside the surrogates and the private use area.
+	if (unicode) {
+		for (let u = 0x20; u < 0x10000; u++) {
+			if (u >= 0xd800 && u <= 0xf8ff) continue;
+			const gid = unicode(u);
+			if (gid && !byGlyph.has(gid)) byGlyph.set(gid, String.fromCharCode(u));
 		}
-		const unicode = cmap ? (cmaps(cmap).get('3,1') ?? cmaps(cmap).get('3,10')) : undefined;
-		const byGlyph = new Map<number, string>();
-		// The BMP walked once (65,536 lookups, each a binary search), outside the surrogates and the private use area.
-		if (unicode) {
-			for (let u = 0x20; u < 0x10000; u++) {
-				if (u >= 0xd800 && u <= 0xf8ff) continue;
-				const gid = unicode(u);
-				if (gid && !byGlyph.has(gid)) byGlyph.set(gid, String.fromCharCode(u));
-			}
-		}
-		if (!byGlyph.size && !names.some((name) => name && name !== '.notdef')) return undefined;
-		return (gid) => byGlyph.get(gid) ?? (names[gid] ? textOfGlyphName(names[gid] as string) : undefined);
-	} catch {
-		return undefined;
 	}
+	if (!byGlyph.size && !names.some((name) => name && name !== '.notdef')) return undefined;
+	return (gid) => byGlyph.get(gid) ?? (names[gid] ? textOfGlyphName(names[gid] as string) : undefined);
+}
+
+/** Text by code of a symbolic simple TrueType font (see symbolicText), or undefined when the program is damaged. */
+export function trueTypeSymbolicText(data: Uint8Array): Array<string | undefined> | undefined {
+	return attempt(() => symbolicText(data), undefined);
+}
+
+/** Text by glyph id of a CIDFontType2 program (see glyphText), or undefined when the program is damaged. */
+export function trueTypeGlyphText(data: Uint8Array): ((gid: number) => string | undefined) | undefined {
+	return attempt(() => glyphText(data), undefined);
 }

@@ -3,6 +3,7 @@ import { Lexer, Tok, isRegular, isWhite } from './lexer';
 import { PdfDict, PdfError, PdfRef, PdfStream, isName, isNumber, numberOf } from './objects';
 import type { PdfObject } from './objects';
 import { Parser } from './parser';
+import { attempt, orElse } from './recover';
 
 /** Where each object is: at a byte offset (type 1) or inside an object stream (type 2). */
 export interface XrefEntry {
@@ -159,7 +160,8 @@ export async function readXref(data: Uint8Array, decode: StreamDecoder): Promise
 			const hybrid = sectionTrailer.get('XRefStm');
 			if (isNumber(hybrid) && !seen.has(hybrid)) {
 				const extra = new Map<number, XrefEntry>();
-				await streamSection(data, hybrid, extra, decode).catch(() => undefined);
+				// A damaged xref stream of a hybrid file: its classic table alone still reads the file (or a rebuild does).
+				await orElse(streamSection(data, hybrid, extra, decode), undefined);
 				for (const [num, entry] of extra) if (entry && !section.get(num)) section.set(num, entry);
 			}
 			for (const [num, entry] of section) addEntry(entries, num, entry);
@@ -210,13 +212,9 @@ export function scanXref(data: Uint8Array): XrefTable {
 			const num = Number(String.fromCharCode(...data.subarray(at + 1, numEnd)));
 			entries.set(num, { type: 1, offset: at + 1, gen, stream: 0, index: 0 });
 		} else if (c === 116 /* t */ && wordAt(data, pos, 'trailer')) {
-			const lexer = new Lexer(data, pos + 7);
-			try {
-				const dict = new Parser(lexer).getObject();
-				if (dict instanceof PdfDict && dict.get('Root') instanceof PdfRef) trailer = dict;
-			} catch {
-				// a damaged trailer is skipped; another may follow
-			}
+			// A damaged trailer is skipped; another may follow.
+			const dict = attempt(() => new Parser(new Lexer(data, pos + 7)).getObject(), undefined);
+			if (dict instanceof PdfDict && dict.get('Root') instanceof PdfRef) trailer = dict;
 		}
 	}
 	return { entries, trailer: trailer ?? new PdfDict(), recovered: true };
