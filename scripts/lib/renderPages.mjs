@@ -62,15 +62,15 @@ export function readPpm(buf) {
 /**
  * The renderers: render(file, pages, dpi, dir, password) writes one PPM per page into dir and returns their paths in
  * the order of `pages` (1-based). Anti-aliasing on in all three (what a signer's viewer shows); Ghostscript is told
- * to use the CropBox (its default is the MediaBox), the others use it by default.
+ * and pdftoppm to use the CropBox (their default is the MediaBox), MuPDF uses it by default.
  */
 export const RENDERERS = {
 	poppler: {
-		command: (dpi) => `pdftoppm -r ${dpi} -f N -l N -singlefile`,
+		command: (dpi) => `pdftoppm -cropbox -r ${dpi} -f N -l N -singlefile`,
 		render(file, pages, dpi, dir, password) {
 			return pages.map((page) => {
 				const out = path.join(dir, `poppler-${page}`);
-				tool('pdftoppm', [...(password ? ['-upw', password] : []), '-r', String(dpi), '-f', String(page), '-l', String(page), '-singlefile', file, out]);
+				tool('pdftoppm', [...(password ? ['-upw', password] : []), '-cropbox', '-r', String(dpi), '-f', String(page), '-l', String(page), '-singlefile', file, out]);
 				return `${out}.ppm`;
 			});
 		},
