@@ -1,0 +1,282 @@
+// The tag remover (nodes/ESign/pdf/rewrite.ts, opRewrite.ts, incremental.ts): on hand-built pages, every way a tag is
+// drawn (Tj, TJ split by kerning, ', ", Tc/Tw/Tz, composite and vertical fonts, Form XObjects, several content
+// streams) loses exactly the tag's glyphs, the other glyphs stay where they were, and the update is appended to the
+// original bytes. Font /F1 of the test files is 500/1000 em wide for every code (test/support/pdfRaw.js).
+import { PdfText } from '../../../nodes/ESign/pdf';
+import type { TagRemoval, TextLine } from '../../../nodes/ESign/pdf';
+import type { RawObject, RawPage } from '../../support/pdfRaw';
+import { deflate, inflate, pagesPdf } from '../../support/pdfRaw';
+import { glyphsOf, largestShift } from './removal';
+
+const TAG = /\{\{[^}]*\}\}/g;
+
+interface Removed {
+	result: TagRemoval;
+	/** what each marking call answered (undefined: marked) */
+	answers: Array<string | undefined>;
+	shift: number;
+	/** the text of the output's pages, joined */
+	textAfter: string;
+}
+
+/** Marks every `{{…}}` on every page (or only those `pick` keeps), writes the update and reads it again. */
+async function remove(bytes: Uint8Array, pick: (text: string, index: number) => boolean = () => true): Promise<Removed> {
+	const pdf = await PdfText.open(bytes);
+	const remover = pdf.tagRemover();
+	const answers: Array<string | undefined> = [];
+	const before: ReturnType<typeof glyphsOf> = [];
+	let index = 0;
+	for (const { number } of pdf.pages) {
+		const lines = await pdf.lines(number, undefined, { sources: true });
+		const skip = new Map<TextLine, Array<[number, number]>>();
+		for (const line of lines) {
+			for (const match of line.text.matchAll(TAG)) {
+				if (!pick(match[0], index++)) continue;
+				const answer = remover.removeText(number, line, match.index, match.index + match[0].length);
+				answers.push(answer);
+				if (answer === undefined) skip.set(line, [...(skip.get(line) ?? []), [match.index, match.index + match[0].length]]);
+			}
+		}
+		before.push(...glyphsOf(lines, skip));
+	}
+	const result = await remover.write();
+	const out = await PdfText.open(result.bytes);
+	const after: ReturnType<typeof glyphsOf> = [];
+	let textAfter = '';
+	for (const { number } of out.pages) {
+		const lines = await out.lines(number);
+		after.push(...glyphsOf(lines));
+		textAfter += lines.map((line) => line.text).join('\n') + '\n';
+	}
+	const sort = (list: typeof before) => list.sort((a, b) => a.y - b.y || a.x - b.x);
+	return { result, answers, shift: largestShift(sort(before), sort(after)), textAfter };
+}
+
+const page = (content: string, extra: Array<[number, RawObject]> = [], more: Partial<RawPage> = {}, build = {}) =>
+	new Uint8Array(pagesPdf([{ content, ...more }], { extra, build }));
+
+/** The update's text (after the original bytes), with its Flate streams inflated. */
+function updateText(result: TagRemoval, original: Uint8Array): string {
+	const tail = Buffer.from(result.bytes.subarray(original.length));
+	let text = tail.toString('latin1');
+	for (const match of text.matchAll(/\/FlateDecode[^]*?stream\n/g)) {
+		const start = match.index + match[0].length;
+		const end = tail.indexOf('\nendstream', start);
+		text += '\n' + inflate(tail.subarray(start, end)).toString('latin1');
+	}
+	return text;
+}
+
+describe('operators', () => {
+	it('Tj: a tag between words becomes one TJ gap of its advance; the words stay put', async () => {
+		const bytes = page('BT /F1 10 Tf 100 700 Td (Sign {{sig:1}} now) Tj ET');
+		const { result, answers, shift, textAfter } = await remove(bytes);
+		expect(answers).toStrictEqual([undefined]);
+		expect(result).toMatchObject({ changed: true, removed: 1, skipped: [] });
+		expect(textAfter).not.toContain('{');
+		expect(textAfter).toContain('now');
+		expect(shift).toBeLessThan(0.01);
+		// 9 codes of 500/1000 em at 10 pt: 45 pt, i.e. −4500 thousandths of the 10 pt text space.
+		expect(updateText(result, bytes)).toMatch(/\[<5369676E20> -4500 <206E6F77>\] TJ/);
+	});
+
+	it('TJ: a tag split by kerning keeps the kept parts\' kerning and adds the removed advance', async () => {
+		const bytes = page('BT /F1 10 Tf 100 700 Td [(A) -200 (B {{si) -120 (g:1}} C) 50 (D)] TJ ET');
+		const { result, shift, textAfter } = await remove(bytes);
+		expect(result.removed).toBe(1);
+		expect(textAfter).not.toContain('{');
+		expect(shift).toBeLessThan(0.01);
+		// {{si = 4 codes (−2000), the kerning −120 inside the tag, g:1}} = 5 codes (−2500): −4620 in all.
+		expect(updateText(result, bytes)).toMatch(/\[<41> -200 <4220> -4620 <2043> 50 <44>\] TJ/);
+	});
+
+	it("' moves to the next line first: T* then the TJ", async () => {
+		const bytes = page("BT /F1 10 Tf 14 TL 100 700 Td (A) Tj (x {{date:1}} y) ' ET");
+		const { result, shift, textAfter } = await remove(bytes);
+		expect(result.removed).toBe(1);
+		expect(textAfter).toMatch(/x\s+y/);
+		expect(shift).toBeLessThan(0.01);
+		expect(updateText(result, bytes)).toMatch(/T\*\n\[<7820> -5000 <2079>\] TJ/);
+	});
+
+	it('" sets Tw and Tc then moves: aw Tw ac Tc T* then the TJ, its advance with that spacing', async () => {
+		const bytes = page('BT /F1 10 Tf 14 TL 100 700 Td (A) Tj 2 1.5 (x {{a:1}} y) " ET');
+		const { result, shift } = await remove(bytes);
+		expect(result.removed).toBe(1);
+		expect(shift).toBeLessThan(0.01);
+		// 7 codes: 7 · (5 + 1.5) = 45.5 pt (no code 32 inside the tag, so no Tw): −4550.
+		expect(updateText(result, bytes)).toMatch(/2 Tw 1\.5 Tc T\*\n\[<7820> -4550 <2079>\] TJ/);
+	});
+
+	it('Tc, Tw and Tz: the advance of a tag with a space in it; everything after stays put', async () => {
+		const bytes = page('BT /F1 12 Tf 80 Tz 1 Tc 4 Tw 100 700 Td (before {{text:1: Name}} after) Tj ET');
+		const { result, shift, textAfter } = await remove(bytes);
+		expect(result.removed).toBe(1);
+		expect(textAfter).toMatch(/before\s+after/);
+		expect(shift).toBeLessThan(0.01);
+	});
+
+	it('two tags in one string, and a tag alone in its string', async () => {
+		const bytes = page('BT /F1 10 Tf 100 700 Td ({{sig:1}} and {{sig:2}}) Tj 0 -20 Td ({{date:1}}) Tj (tail) Tj ET');
+		const { result, shift, textAfter } = await remove(bytes);
+		expect(result.removed).toBe(3);
+		expect(textAfter).not.toContain('{');
+		expect(textAfter).toContain('tail');
+		expect(shift).toBeLessThan(0.01);
+	});
+});
+
+describe('fonts', () => {
+	const cid = (encoding: string): Array<[number, RawObject]> => [
+		[5, `<< /Type /Font /Subtype /Type0 /BaseFont /CJK /Encoding /${encoding} /DescendantFonts [6 0 R] /ToUnicode 7 0 R >>`],
+		[6, '<< /Type /Font /Subtype /CIDFontType2 /BaseFont /CJK /DW 600 >>'],
+		[7, { stream: '1 begincodespacerange <0000> <FFFF> endcodespacerange 1 beginbfrange <0000> <00FF> <0000> endbfrange' }],
+	];
+	const hex = (text: string) => [...text].map((c) => c.charCodeAt(0).toString(16).padStart(4, '0')).join('');
+
+	it('a composite font (Identity-H): two-byte codes, the tag\'s codes go whole', async () => {
+		const bytes = page(`BT /F2 10 Tf 100 700 Td <${hex('ab {{sig:1}} cd')}> Tj ET`, cid('Identity-H'), { resources: '/Font << /F2 5 0 R >>' });
+		const { result, shift, textAfter } = await remove(bytes);
+		expect(result.removed).toBe(1);
+		expect(textAfter).toMatch(/ab\s+cd/);
+		expect(shift).toBeLessThan(0.01);
+		// 9 codes of 600/1000 em: −5400.
+		expect(updateText(result, bytes)).toMatch(new RegExp(`\\[<${hex('ab ').toUpperCase()}> -5400 <${hex(' cd').toUpperCase()}>\\] TJ`));
+	});
+
+	it('a vertical font (Identity-V): the tag stays, with the reason', async () => {
+		const bytes = page(`BT /F2 10 Tf 100 700 Td <${hex('{{sig:1}}')}> Tj ET`, cid('Identity-V'), { resources: '/Font << /F2 5 0 R >>' });
+		const { result, answers } = await remove(bytes);
+		expect(answers[0]).toMatch(/vertically/);
+		expect(result).toMatchObject({ changed: false, removed: 0 });
+		expect(result.bytes).toBe(bytes);
+	});
+
+	it('font size 0: the glyphs have no box, so no line holds the tag (a TJ gap could not be written for it)', async () => {
+		const bytes = page('BT /F1 0 Tf 100 700 Td ({{sig:1}}) Tj ET');
+		const pdf = await PdfText.open(bytes);
+		// A zero-size glyph has no box, so the layout drops it: no line, nothing to remove.
+		expect(await pdf.lines(1, undefined, { sources: true })).toEqual([]);
+	});
+});
+
+describe('where the glyphs come from', () => {
+	const form = (content: string): Array<[number, RawObject]> => [[20, { dict: '/Type /XObject /Subtype /Form /BBox [0 0 600 100] /Resources << /Font << /F1 3 0 R >> >>', stream: content }]];
+
+	it('a Form XObject drawn twice: its stream is redefined once, both draws lose the tag', async () => {
+		const bytes = page('q 1 0 0 1 0 600 cm /X1 Do Q q 1 0 0 1 0 300 cm /X1 Do Q', form('BT /F1 10 Tf 100 50 Td (Form {{sig:1}} end) Tj ET'), {
+			resources: '/Font << /F1 3 0 R >> /XObject << /X1 20 0 R >>',
+		});
+		const { result, answers, shift, textAfter } = await remove(bytes);
+		expect(answers).toStrictEqual([undefined, undefined]);
+		expect(result.removed).toBe(2);
+		expect(textAfter).not.toContain('{');
+		expect(shift).toBeLessThan(0.01);
+		expect(updateText(result, bytes)).toMatch(/^20 0 obj/m);
+	});
+
+	it('text that only looks alike is never touched: only the marked occurrence goes', async () => {
+		const bytes = page('BT /F1 10 Tf 100 700 Td ({{sig:1}}) Tj 0 -20 Td ({{sig:1}}) Tj ET');
+		const { result, textAfter } = await remove(bytes, (_, index) => index === 1);
+		expect(result.removed).toBe(1);
+		expect(textAfter.match(/\{\{sig:1\}\}/g)).toHaveLength(1);
+		expect(textAfter.split('\n')[0]).toBe('{{sig:1}}');
+	});
+
+	it('a page of several content streams is rewritten as one new stream; the page is redefined', async () => {
+		const extra: Array<[number, RawObject]> = [
+			[30, { stream: 'BT /F1 10 Tf 100 700 Td (head {{si' }],
+			[31, { stream: 'g:1}} tail) Tj ET' }],
+		];
+		const bytes = page('', extra, { raw: '[30 0 R 31 0 R]' } as Partial<RawPage>);
+		const { result, shift, textAfter } = await remove(bytes);
+		expect(result.removed).toBe(1);
+		expect(textAfter).toMatch(/head\s+tail/);
+		expect(shift).toBeLessThan(0.01);
+		expect(updateText(result, bytes)).toMatch(/^10 0 obj\n<<.*\/Contents \d+ 0 R/m);
+	});
+});
+
+describe('the incremental update', () => {
+	const body = 'BT /F1 10 Tf 100 700 Td (Sign {{sig:1}} now) Tj ET';
+
+	it.each(['classic', 'stream', 'hybrid'] as const)('%s cross-reference: the original bytes in front, the same kind of section, /Prev, /Root and /ID kept', async (xref) => {
+		const bytes = new Uint8Array(pagesPdf([{ content: body }], { build: { xref, trailer: '/ID [<00112233> <44556677>]', ...(xref === 'hybrid' ? { objectStream: [3] } : {}) } }));
+		const { result } = await remove(bytes);
+		expect(result.changed).toBe(true);
+		expect(Buffer.from(result.bytes.subarray(0, bytes.length)).equals(Buffer.from(bytes))).toBe(true);
+		const original = Buffer.from(bytes).toString('latin1');
+		const prev = Number(/startxref\s+(\d+)\s+%%EOF\s*$/.exec(original)?.[1]);
+		const tail = Buffer.from(result.bytes.subarray(bytes.length)).toString('latin1');
+		expect(tail).toContain(`/Prev ${prev}`);
+		expect(tail).toContain('/Root 1 0 R');
+		expect(tail).toContain('/ID [<00112233> <44556677>]');
+		if (xref === 'stream') expect(tail).toMatch(/\/Type \/XRef/);
+		else expect(tail).toMatch(/^xref\n/m);
+		const at = Number(/startxref\n(\d+)\n%%EOF\n$/.exec(tail)?.[1]);
+		const xrefObject = `${/(\d+) 0 obj\n<<\/Root/.exec(tail)?.[1]} 0 obj`;
+		expect(Buffer.from(result.bytes.subarray(at, at + 12)).toString('latin1')).toMatch(xref === 'stream' ? new RegExp(`^${xrefObject}`) : /^xref\n/);
+	});
+
+	it('each table entry points at its object', async () => {
+		const bytes = page(body);
+		const { result } = await remove(bytes);
+		const tail = Buffer.from(result.bytes).toString('latin1').slice(bytes.length);
+		const table = /xref\n([^]*?)trailer/.exec(tail)?.[1] ?? '';
+		let checked = 0;
+		for (const section of table.matchAll(/^(\d+) (\d+)\n((?:\d{10} \d{5} n\r\n)+)/gm)) {
+			section[3].trim().split(/\r\n/).forEach((row, k) => {
+				const offset = Number(row.slice(0, 10));
+				expect(Buffer.from(result.bytes.subarray(offset, offset + 20)).toString('latin1')).toMatch(new RegExp(`^${Number(section[1]) + k} 0 obj`));
+				checked++;
+			});
+		}
+		expect(checked).toBe(2); // the new content stream and the redefined page
+	});
+});
+
+describe('where the file stays unchanged', () => {
+	it.each([
+		['/AcroForm << /Fields [] /SigFlags 3 >>', /digitally signed/],
+		['/AcroForm << /Fields [] /SigFlags 1 >>', /digitally signed/],
+		['/AcroForm << /Fields [40 0 R] >>', /digitally signed/],
+		['/Perms << /DocMDP 41 0 R >>', /\/Perms/],
+	])('%s: unchanged, with the reason', async (entries, reason) => {
+		const withCatalog = new Uint8Array(
+			pagesPdf([{ content: 'BT /F1 10 Tf 100 700 Td ({{sig:1}}) Tj ET' }], {
+				extra: [
+					[40, '<< /FT /Sig /T (Signature1) /V 41 0 R >>'],
+					[41, '<< /Type /Sig /Filter /Adobe.PPKLite >>'],
+					[50, `<< /Type /Catalog /Pages 2 0 R ${entries} >>`],
+				],
+				build: { root: 50 },
+			}),
+		);
+		const { result } = await remove(withCatalog);
+		expect(result).toMatchObject({ changed: false, removed: 0 });
+		expect(result.reason).toMatch(reason);
+		expect(result.bytes).toBe(withCatalog);
+	});
+
+	it('a /Sig field without a value (not signed yet) does not stop the update', async () => {
+		const bytes = new Uint8Array(
+			pagesPdf([{ content: 'BT /F1 10 Tf 100 700 Td ({{sig:1}}) Tj ET' }], {
+				extra: [
+					[40, '<< /FT /Sig /T (Signature1) >>'],
+					[50, '<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [40 0 R] >> >>'],
+				],
+				build: { root: 50 },
+			}),
+		);
+		expect((await remove(bytes)).result.changed).toBe(true);
+	});
+
+	it('a content stream cut short (its Flate data ends early): the tag stays, with the reason', async () => {
+		const content = Buffer.from(deflate('BT /F1 10 Tf 100 700 Td ({{sig:1}}) Tj ET ' + '0 0 m '.repeat(2000), { level: 0 }));
+		const bytes = page('', [], { raw: { dict: '/Filter /FlateDecode', stream: content.subarray(0, content.length - 40) } } as Partial<RawPage>);
+		const { result, answers } = await remove(bytes);
+		expect(answers).toStrictEqual([undefined]);
+		expect(result).toMatchObject({ changed: false, removed: 0 });
+		expect(result.skipped[0].reason).toMatch(/damaged/);
+	});
+});
