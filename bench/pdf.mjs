@@ -49,7 +49,9 @@ const ROOT = path.resolve(HERE, '..');
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'pdf');
 const RESULTS_DIR = path.join(HERE, 'results');
 const CONTRACT = path.join(FIXTURES, 'contract-300-pages.pdf');
-const READER_DIR = path.join(ROOT, 'nodes', 'ESign', 'pdf');
+const NODES_DIR = path.join(ROOT, 'nodes');
+// The reader's door and the node's tag grammar (nodes/ESign/textTags/), as the node reads tags.
+const READER = ['ESign/pdf/index', 'ESign/textTags/tags'];
 const BUILD_DIR = path.join(RESULTS_DIR, 'pdf-build');
 
 // ---------------------------------------------------------------- options
@@ -86,12 +88,12 @@ function buildReader() {
 	};
 	const config = ts.getParsedCommandLineOfConfigFile(path.join(ROOT, 'tsconfig.build.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: fail });
 	fs.rmSync(BUILD_DIR, { recursive: true, force: true });
-	const roots = ['index.ts', 'tags.ts'].map((f) => path.join(READER_DIR, f));
-	const program = ts.createProgram(roots, { ...config.options, rootDir: READER_DIR, outDir: BUILD_DIR, declaration: false, sourceMap: false });
+	const roots = READER.map((f) => path.join(NODES_DIR, `${f}.ts`));
+	const program = ts.createProgram(roots, { ...config.options, rootDir: NODES_DIR, outDir: BUILD_DIR, declaration: false, sourceMap: false });
 	const { emitSkipped, diagnostics } = program.emit();
 	const errors = [...ts.getPreEmitDiagnostics(program), ...diagnostics].filter((d) => d.category === ts.DiagnosticCategory.Error);
 	if (emitSkipped || errors.length) fail(errors[0] ?? { messageText: 'the reader was not emitted' });
-	for (const file of ['index.js', 'tags.js']) if (!fs.existsSync(path.join(BUILD_DIR, file))) throw new Error(`the build has no ${file}`);
+	for (const file of READER) if (!fs.existsSync(path.join(BUILD_DIR, `${file}.js`))) throw new Error(`the build has no ${file}.js`);
 }
 
 let ourReader;
@@ -101,11 +103,11 @@ function loadOurs() {
 		let dir = BUILD_DIR;
 		if (fromSource) {
 			require('./ts-register.js');
-			dir = READER_DIR;
+			dir = NODES_DIR;
 		}
 		const ext = fromSource ? '.ts' : '.js';
-		const { PdfText } = require(path.join(dir, `index${ext}`));
-		const { findTags, mayHoldTag } = require(path.join(dir, `tags${ext}`));
+		const { PdfText } = require(path.join(dir, `${READER[0]}${ext}`));
+		const { findTags, mayHoldTag } = require(path.join(dir, `${READER[1]}${ext}`));
 		ourReader = { PdfText, findTags, mayHoldTag };
 	}
 	return ourReader;

@@ -189,10 +189,10 @@ const MUTATIONS = [
 	{
 		// Anchors are matched as people type them (issue 41): a straight quote finds the PDF's curly one.
 		name: "anchor texts no longer fold typographic quotes (\"Tenant's\" does not find \"Tenant’s\")",
-		file: 'nodes/ESign/pdf/fold.ts',
+		file: 'nodes/ESign/textTags/fold.ts',
 		from: "\t[QUOTES, \"'\"],\n",
 		to: '',
-		tests: ['test/unit/pdf/anchors.test.ts', 'test/ESign/document/tags.test.ts'],
+		tests: ['test/unit/textTags/anchors.test.ts', 'test/ESign/document/tags.test.ts'],
 		guards: ['a straight quote finds a typographic one', 'an anchor typed with a straight quote finds the PDF’s curly one'],
 	},
 	{

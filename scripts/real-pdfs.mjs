@@ -121,7 +121,7 @@ function loadReader() {
 	if (!reader) {
 		const dir = compileReader();
 		const index = require(path.join(dir, 'index.js'));
-		reader = { PdfText: index.PdfText, findAnchor: require(path.join(dir, 'anchors.js')).findAnchor };
+		reader = { PdfText: index.PdfText, findAnchor: require(path.join(dir, '..', 'textTags', 'anchors.js')).findAnchor };
 	}
 	return reader;
 }

@@ -8,8 +8,10 @@
 const path = require('node:path');
 
 const { PdfText, PdfError } = require(process.argv[2]);
-const { findTags, mayHoldTag } = require(path.join(path.dirname(process.argv[2]), 'tags.js'));
-const { findAnchors } = require(path.join(path.dirname(process.argv[2]), 'anchors.js'));
+// The node's text matching, compiled beside the reader (test/support/pdfReader.js).
+const TEXT_TAGS = path.join(path.dirname(process.argv[2]), '..', 'textTags');
+const { findTags, mayHoldTag } = require(path.join(TEXT_TAGS, 'tags.js'));
+const { findAnchors } = require(path.join(TEXT_TAGS, 'anchors.js'));
 
 /** Anchor texts looked for on every page, as the node does when a workflow names some. */
 const ANCHORS = ['Signature:', 'a'];

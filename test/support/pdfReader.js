@@ -6,7 +6,7 @@
  * threads: V8 aborts the whole process on some heap exhaustions (one allocation too large for the limit), which a
  * worker's resourceLimits do not catch.
  *
- * `compileReader()` transpiles the reader's TypeScript sources (typescript's transpileModule, as bench/ts-register.js
+ * `compileReader()` transpiles the reader's TypeScript sources (and the node's text matching, nodes/ESign/textTags/) (typescript's transpileModule, as bench/ts-register.js
  * does, no type check) into a temp folder named by a hash of the sources, once per source state: every child then
  * loads plain CommonJS, always from the current sources (no stale dist/, no build step).
  */
@@ -16,36 +16,61 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const SOURCE = path.join(__dirname, '..', '..', 'nodes', 'ESign', 'pdf');
+const NODES = path.join(__dirname, '..', '..', 'nodes');
+/** What the children load: the reader's door and the node's text matching (tags, anchors), with what they import. */
+const ROOTS = ['ESign/pdf/index.ts', 'ESign/textTags/tags.ts', 'ESign/textTags/anchors.ts'];
 const CHILD = path.join(__dirname, 'pdfReadChild.js');
 
+/** The roots and every file they import by a relative path (ts and json), as paths under nodes/, sorted. */
+function sourcesOf(roots) {
+	const seen = new Set();
+	const visit = (file) => {
+		if (seen.has(file)) return;
+		seen.add(file);
+		if (!file.endsWith('.ts')) return;
+		const text = fs.readFileSync(path.join(NODES, file), 'utf8');
+		for (const [, spec] of text.matchAll(/\bfrom '(\.{1,2}\/[^']+)'/g)) {
+			const target = path.posix.join(path.posix.dirname(file), spec);
+			const candidates = [`${target}.ts`, `${target}/index.ts`, target];
+			const found = candidates.find((c) => fs.existsSync(path.join(NODES, c)) && fs.statSync(path.join(NODES, c)).isFile());
+			if (!found) throw new Error(`${file} imports ${spec}, which is not a file`);
+			visit(found);
+		}
+	};
+	for (const root of roots) visit(root);
+	return [...seen].sort();
+}
+
+/** Returns the folder of the compiled reader's index.js (ESign/pdf/; the text matching is in ../textTags/). */
 function compileReader() {
-	const files = fs.readdirSync(SOURCE).filter((f) => f.endsWith('.ts') || f.endsWith('.json')).sort();
+	const files = sourcesOf(ROOTS);
 	const hash = crypto.createHash('sha256');
-	for (const file of files) hash.update(file).update(fs.readFileSync(path.join(SOURCE, file)));
+	for (const file of files) hash.update(file).update(fs.readFileSync(path.join(NODES, file)));
 	const dir = path.join(os.tmpdir(), `esign-pdf-reader-${hash.digest('hex').slice(0, 16)}`);
-	if (fs.existsSync(path.join(dir, 'index.js'))) return dir;
+	const readerDir = path.join(dir, 'ESign', 'pdf');
+	if (fs.existsSync(path.join(readerDir, 'index.js'))) return readerDir;
 	const ts = require('typescript');
 	const temp = `${dir}.tmp-${process.pid}-${crypto.randomBytes(4).toString('hex')}`;
-	fs.mkdirSync(temp, { recursive: true });
 	for (const file of files) {
-		const source = fs.readFileSync(path.join(SOURCE, file), 'utf8');
-		if (file.endsWith('.json')) {
-			fs.writeFileSync(path.join(temp, file), source);
+		const source = fs.readFileSync(path.join(NODES, file), 'utf8');
+		const out = path.join(temp, file);
+		fs.mkdirSync(path.dirname(out), { recursive: true });
+		if (!file.endsWith('.ts')) {
+			fs.writeFileSync(out, source);
 			continue;
 		}
 		const { outputText } = ts.transpileModule(source, {
-			fileName: file,
+			fileName: path.basename(file),
 			compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true, useUnknownInCatchVariables: false, preserveConstEnums: true },
 		});
-		fs.writeFileSync(path.join(temp, file.replace(/\.ts$/, '.js')), outputText);
+		fs.writeFileSync(out.replace(/\.ts$/, '.js'), outputText);
 	}
 	try {
 		fs.renameSync(temp, dir);
 	} catch {
 		fs.rmSync(temp, { recursive: true, force: true }); // another process made it first
 	}
-	return dir;
+	return readerDir;
 }
 
 /**

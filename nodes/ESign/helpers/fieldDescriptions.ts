@@ -2,6 +2,8 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { formSignerRules } from './fieldOptions';
 import { defaultSizesText } from './fieldSizes';
+import { FIELD_TYPE_INFO, FIELD_TYPES } from './fieldTypes';
+import { TAG_EXAMPLES, TAG_FORM } from '../textTags/tags';
 
 export { coordinateCollectionOptions, formFieldOptions, tagOptions } from './fieldOptions';
 
@@ -10,18 +12,10 @@ export { coordinateCollectionOptions, formFieldOptions, tagOptions } from './fie
  * fields.ts (rows) and formFields.ts (form fields).
  */
 
-const fieldTypeOptions = [
-	{ name: 'Checkbox', value: 'checkbox', description: 'Filled by the signer' },
-	{ name: 'Date', value: 'date', description: 'Signing date, filled automatically' },
-	{ name: 'Dropdown', value: 'dropdown', description: 'Signer picks one of the options' },
-	{ name: 'Email', value: 'email', description: 'Signer email, filled automatically' },
-	{ name: 'Initials', value: 'initials', description: 'Filled by the signer' },
-	{ name: 'Name', value: 'name', description: 'Signer name, filled automatically' },
-	{ name: 'Signature', value: 'signature', description: 'Drawn, typed or uploaded by the signer' },
-	{ name: 'Stamp', value: 'stamp', description: 'Company stamp or seal' },
-	{ name: 'Text', value: 'text', description: 'Single-line text filled by the signer' },
-	{ name: 'Textarea', value: 'textarea', description: 'Multi-line text filled by the signer' },
-];
+// From the one list (fieldTypes.ts), sorted by name as the editor lists options.
+const fieldTypeOptions = FIELD_TYPES.map((value) => ({ name: FIELD_TYPE_INFO[value].name, value, description: FIELD_TYPE_INFO[value].description })).sort((a, b) =>
+	a.name.localeCompare(b.name),
+);
 
 /** The field types whose value is text, so a font means something. */
 const TEXT_VALUED = ['date', 'dropdown', 'email', 'name', 'text', 'textarea'];
@@ -237,7 +231,7 @@ export function fieldInputProperties(
 			default: 'ui',
 		},
 		{
-			displayName: `Fields come from text tags written in the PDF: {{signature:1}}, {{date:2}}, {{initials:1:n}} (n = optional), {{text:2:Company name}} (a name for Get Values), {{dropdown:1:Basic|Pro}}. ${tagSigners} Write tags in white so signers do not see them.`,
+			displayName: `Fields come from text tags written in the PDF as ${TAG_FORM}: ${TAG_EXAMPLES}; a text after the signer, such as Company name, names the field for Get Values. ${tagSigners} Write tags in white so signers do not see them.`,
 			name: 'tagsNotice',
 			type: 'notice',
 			default: '',

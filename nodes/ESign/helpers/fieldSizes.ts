@@ -2,7 +2,7 @@ import fieldDefaults from '../../shared/fieldDefaults.json';
 
 /**
  * Sizes in points: the one place for the field types' default sizes and the page heights, read by the checks
- * (fields.ts) and by the editor's texts (fieldDescriptions.ts).
+ * (fields.ts) and by the editor's texts (fieldDescriptions.ts). Which types there are, and what else each has: fieldTypes.ts.
  */
 
 /**
@@ -10,8 +10,6 @@ import fieldDefaults from '../../shared/fieldDefaults.json';
  * sandbox site (the tests keep the spec's own copy as the independent expectation).
  */
 export const FIELD_DEFAULT_SIZES: Record<string, { width: number; height: number }> = fieldDefaults;
-
-export const FIELD_TYPES = Object.keys(FIELD_DEFAULT_SIZES);
 
 /** Page heights to convert bottom-left coordinates: the API gives no page sizes (US Letter is the default). */
 export const PAGE_HEIGHTS = { letter: 792, a4: 842 } as const;

@@ -2,9 +2,10 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, jsonParse } from 'n8n-workflow';
 
 import type { PageSize } from '../pdf';
-import type { AnchorMatch } from '../pdf/anchors';
-import { normaliseAnchor } from '../pdf/anchors';
-import { DEFAULT_PAGE_HEIGHT, FIELD_DEFAULT_SIZES, FIELD_TYPES, PAGE_HEIGHTS } from './fieldSizes';
+import type { AnchorMatch } from '../textTags/anchors';
+import { normaliseAnchor } from '../textTags/anchors';
+import { DEFAULT_PAGE_HEIGHT, FIELD_DEFAULT_SIZES, PAGE_HEIGHTS } from './fieldSizes';
+import { FIELD_TYPES, isFieldType, needsOptions } from './fieldTypes';
 import type { AnchorPosition, Placed } from './placement';
 import { ANCHOR_POSITIONS, besideAnchor, chosenMatches, fit, round } from './placement';
 import { checkPositiveNumber } from './validation';
@@ -165,7 +166,7 @@ export function buildFields(
 		const problems: string[] = [];
 		const type = String(row.field_type ?? '').trim();
 		if (!type) problems.push('field_type is required');
-		else if (!FIELD_TYPES.includes(type)) {
+		else if (!isFieldType(type)) {
 			problems.push(`field_type "${type}" is not one of ${FIELD_TYPES.join(', ')}`);
 		}
 
@@ -191,7 +192,7 @@ export function buildFields(
 					.filter((option) => option !== '');
 			} else problems.push('options must be a list of strings');
 		}
-		if (type === 'dropdown' && !(options && options.length)) problems.push('a dropdown field needs options');
+		if (needsOptions(type) && !(options && options.length)) problems.push(`a ${type} field needs options`);
 
 		if (!isBlank(row.font_size)) {
 			const fontSize = toNumber(row.font_size);

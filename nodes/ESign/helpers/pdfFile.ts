@@ -2,10 +2,10 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { PdfError, PdfText } from '../pdf';
-import type { AnchorMatch } from '../pdf/anchors';
-import { findAnchors, normaliseAnchor } from '../pdf/anchors';
-import type { FoundTag } from '../pdf/tags';
-import { findTags, mayHoldTag } from '../pdf/tags';
+import type { AnchorMatch } from '../textTags/anchors';
+import { findAnchors, normaliseAnchor } from '../textTags/anchors';
+import type { FoundTag } from '../textTags/tags';
+import { TAG_EXAMPLES, TAG_FORM, findTags, mayHoldTag } from '../textTags/tags';
 import { detectFileType } from '../../shared/fileType';
 import { FIELD_DEFAULT_SIZES } from './fieldSizes';
 import { onTag } from './placement';
@@ -113,8 +113,7 @@ export async function readPdf(
 	return reading;
 }
 
-const GRAMMAR =
-	'Write tags as {{type:signer}} in the document, e.g. {{signature:1}}, {{date:2}}, {{text:1:Company name}}, {{checkbox:2:n}} (n = optional), {{dropdown:1:Basic|Pro}}; signer 1 is the first signer. Write them in white so signers do not see them.';
+const GRAMMAR = `Write tags as ${TAG_FORM} in the document, e.g. ${TAG_EXAMPLES}; signer 1 is the first signer. Write them in white so signers do not see them.`;
 
 /** The error when a PDF has no tag: what the file does have, in plain words. */
 export function noTagsError(this: IExecuteFunctions, i: number, where: string, pdf: PdfText, reading: PdfReading): NodeOperationError {

@@ -1,4 +1,4 @@
-import type { AnchorMatch } from '../pdf/anchors';
+import type { AnchorMatch } from '../textTags/anchors';
 import type { Box, PageSize } from '../pdf';
 
 /**

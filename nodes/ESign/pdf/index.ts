@@ -13,6 +13,8 @@ import { TagRemover } from './rewrite';
 import { updateBlocker } from './safety';
 
 export type { Box, TextLine } from './layout';
+// A match's box from its glyphs: for the node's text matching (textTags/), which reads lines through this door.
+export { boxOf } from './layout';
 export type { FormFieldKind, FormWidget } from './forms';
 export { PdfError } from './objects';
 export type { TagRemover, TagRemoval } from './rewrite';

@@ -3,8 +3,8 @@
 // streams, xref streams and objects mutated behind a sound cross-reference) must each read to a result (lines, tags,
 // anchor texts, form fields) or end in a PdfError, never another exception. Read in this process: no wall clock here; a hang shows as jest's hang guard.
 import { PdfError, PdfText } from '../../../nodes/ESign/pdf';
-import { findAnchor } from '../../../nodes/ESign/pdf/anchors';
-import { findTags, mayHoldTag } from '../../../nodes/ESign/pdf/tags';
+import { findAnchor } from '../../../nodes/ESign/textTags/anchors';
+import { findTags, mayHoldTag } from '../../../nodes/ESign/textTags/tags';
 import { loadFuzzBases, makeCase } from '../../support/pdfFuzz';
 
 const SEED = 7_000_000;

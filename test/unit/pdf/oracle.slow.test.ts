@@ -3,8 +3,8 @@
 // displayed), the same tags and other {{…}} text, and every tag's and anchor text's box within 1 pt.
 import { PdfError, PdfText } from '../../../nodes/ESign/pdf';
 import type { Box } from '../../../nodes/ESign/pdf';
-import { findAnchor } from '../../../nodes/ESign/pdf/anchors';
-import { findTags, mayHoldTag } from '../../../nodes/ESign/pdf/tags';
+import { findAnchor } from '../../../nodes/ESign/textTags/anchors';
+import { findTags, mayHoldTag } from '../../../nodes/ESign/textTags/tags';
 import { readPdfFixture, readPdfFixtureManifest, readPdfWithPdfjs } from '../../support/pdfjs';
 import type { Box as PdfjsBox } from '../../support/pdfjs';
 

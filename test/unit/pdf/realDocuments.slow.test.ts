@@ -6,7 +6,7 @@
 // manifest records (`known`) must be no worse than recorded. pdf.js runs in a child process: hence `.slow`.
 import { PdfText } from '../../../nodes/ESign/pdf';
 import type { TextLine } from '../../../nodes/ESign/pdf';
-import { findAnchor } from '../../../nodes/ESign/pdf/anchors';
+import { findAnchor } from '../../../nodes/ESign/textTags/anchors';
 import type { Figures, RealPdfEntry } from '../../../scripts/lib/realPdfsMetrics';
 import { addUp, comparePage, percent, readCommittedRealPdfs } from '../../../scripts/lib/realPdfsMetrics';
 import type { PdfjsGlyph } from '../../support/pdfjs';

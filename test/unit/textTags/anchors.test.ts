@@ -1,10 +1,10 @@
-// Anchor texts (nodes/ESign/pdf/anchors.ts): matching ignores case and treats white-space runs as one space; a
+// Anchor texts (nodes/ESign/textTags/anchors.ts): matching ignores case and treats white-space runs as one space; a
 // match must not be part of a longer word (where the anchor ends in a letter or digit) nor inside a text tag; every
 // occurrence counts. Both sides are folded (fold.ts) first: typographic quotes and dashes, ligatures, full-width forms
 // and Unicode spaces match what a person types, and a match's box is the union of the glyphs its characters came
 // from. Lines are made by hand (test/unit/pdf/lines.ts), so boxes are known without the layout code.
-import { findAnchor, findAnchors, normaliseAnchor } from '../../../nodes/ESign/pdf/anchors';
-import { glyphBox, line } from './lines';
+import { findAnchor, findAnchors, normaliseAnchor } from '../../../nodes/ESign/textTags/anchors';
+import { glyphBox, line } from '../pdf/lines';
 
 const boxes = (lines: ReturnType<typeof line>[], anchor: string) => findAnchor(lines, 2, anchor).map((match) => match.box);
 

@@ -1,7 +1,7 @@
-// Text tags (nodes/ESign/pdf/tags.ts): every rule and error of the grammar ({{type:signer[:part]…}}), and findTags on
+// Text tags (nodes/ESign/textTags/tags.ts): every rule and error of the grammar ({{type:signer[:part]…}}), and findTags on
 // lines made by hand (test/unit/pdf/lines.ts), whose glyph boxes are known without the layout code.
-import { findTags, mayHoldTag, parseTag } from '../../../nodes/ESign/pdf/tags';
-import { glyphBox, line } from './lines';
+import { findTags, mayHoldTag, parseTag } from '../../../nodes/ESign/textTags/tags';
+import { glyphBox, line } from '../pdf/lines';
 
 describe('parseTag: types and signers', () => {
 	it('reads type and signer; required by default', () => {

@@ -1,7 +1,7 @@
-// Folding for anchor texts (nodes/ESign/pdf/fold.ts): the user's anchor and the page's text read alike when a
+// Folding for anchor texts (nodes/ESign/textTags/fold.ts): the user's anchor and the page's text read alike when a
 // person would read them alike (typographic quotes and dashes, Unicode spaces, invisible characters, ligatures,
 // full-width forms, case), and every folded character knows which character of the source it came from.
-import { fold, foldText } from '../../../nodes/ESign/pdf/fold';
+import { fold, foldText } from '../../../nodes/ESign/textTags/fold';
 
 describe('what folds to what', () => {
 	it.each([

@@ -1,6 +1,7 @@
+import type { Box, TextLine } from '../pdf';
+import { boxOf } from '../pdf';
 import { fold, foldText } from './fold';
-import type { Box, TextLine } from './layout';
-import { boxOf } from './layout';
+import { braceSpans } from './tags';
 
 /**
  * Anchors: a text already in the document that a field is placed next to. Both the anchor and the page's text are
@@ -25,12 +26,6 @@ const wordAt = (text: string, at: number) => at < text.length && WORD.test(Strin
 /** The anchor as matching sees it: folded, one space for any run of white-space, trimmed; '' when nothing is left. */
 export const normaliseAnchor = (anchor: string) => foldText(anchor);
 
-/** The text tags of a line as [start, end) spans of its text (the same braces tags.ts reads). */
-function tagSpans(text: string): number[][] {
-	if (!text.includes('{')) return [];
-	return [...text.matchAll(/\{\s*\{[^{}]*\}\s*\}/g)].map((m) => [m.index, m.index + m[0].length]);
-}
-
 /** Every occurrence of each anchor on a page's lines, in reading order of the content, keyed by normaliseAnchor. */
 export function findAnchors(lines: TextLine[], page: number, anchors: string[]): Map<string, AnchorMatch[]> {
 	const found = new Map<string, AnchorMatch[]>();
@@ -43,8 +38,9 @@ export function findAnchors(lines: TextLine[], page: number, anchors: string[]):
 	for (const line of lines) {
 		// Each line is folded once, whatever the number of anchors.
 		const { text, from } = fold(line.text);
-		// Text inside a tag ({{signature:1}}) is the tag's, not the document's: "Signature:" is not found there.
-		const tags = tagSpans(line.text);
+		// Text inside a tag ({{signature:1}}) is the tag's, not the document's: "Signature:" is not found there (braces
+		// as tags.ts reads them, mail-merge text such as {{client_name}} too).
+		const tags = braceSpans(line.text);
 		for (const { text: anchor, matches, wordStart, wordEnd } of wanted) {
 			// Tags and matches both run left to right: the only tag a match can overlap is the first that ends after it starts.
 			let tag = 0;
