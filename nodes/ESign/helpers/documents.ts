@@ -18,11 +18,13 @@ export async function uploadBinary(
 	binaryPropertyName: string,
 	title: string,
 	requestOptions: ESignRequestOptions,
+	rewritten?: Buffer,
 ): Promise<IDataObject> {
 	const binaryData = this.helpers.assertBinaryData(i, binaryPropertyName);
-	// Stored binary data (filesystem, S3) is read as a stream, twice: once to check it, once to send it.
-	const stored = binaryData.id ? await scanStoredBinary.call(this, binaryData.id) : undefined;
-	const buffer = stored ? undefined : await this.helpers.getBinaryDataBuffer(i, binaryPropertyName);
+	// Stored binary data (filesystem, S3) is read as a stream, twice: once to check it, once to send it. A rewritten
+	// file (tags removed) is already in memory, and goes up under the binary's own file name.
+	const stored = binaryData.id && !rewritten ? await scanStoredBinary.call(this, binaryData.id) : undefined;
+	const buffer = stored ? undefined : (rewritten ?? (await this.helpers.getBinaryDataBuffer(i, binaryPropertyName)));
 	const ends = stored ? stored.ends : (buffer as Buffer);
 	const detected = detectFileType(ends);
 	const shownName = binaryData.fileName ?? binaryPropertyName;

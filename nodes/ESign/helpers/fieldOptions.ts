@@ -78,6 +78,19 @@ export const tagOptions: INodeProperties[] = [
 	},
 ];
 
+/**
+ * Create and Send only (issue 42): the file it uploads no longer draws the tags. Replace All leaves the file on the
+ * site as it is (the API cannot replace it), so it does not show this option.
+ */
+export const removeTagsOption: INodeProperties = {
+	displayName: 'Remove Tags From the PDF',
+	name: 'removeTags',
+	type: 'boolean',
+	default: true,
+	description:
+		'Whether signers see the document without its tags: the file is uploaded with the tags no longer drawn (the original followed by a PDF update), and the fields are placed where the tags were. An encrypted or digitally signed PDF goes up unchanged, with a hint. Off: the file is uploaded exactly as it is.',
+	displayOptions: { show: { '/fieldsInput': ['tags'] } },
+};
 
 /** Options of "From the PDF's Form Fields". */
 export const formFieldOptions: INodeProperties[] = [

@@ -6,6 +6,7 @@ import type { CoordinateSettings } from './fields';
 import { buildFields, coordinateSettings, fieldsError, isAnchorRow, readFieldRows } from './fields';
 import { formFieldRows, readFormRules } from './formFields';
 import { noTagsError, openPdf, readPdf, tagRows } from './pdfFile';
+import { finishTagRemoval, startTagRemoval } from './tagRemoval';
 
 /**
  * One item's fields, from whichever "Define Fields" it uses, checked and placed before any write: the rows (UI or
@@ -24,19 +25,23 @@ export interface PlanInput {
 	tagSigner: (n: number) => { row?: IDataObject; error?: string } | Promise<{ row?: IDataObject; error?: string }>;
 	resolveSigner: (row: IDataObject) => { id?: number; error?: string };
 	firstNumber?: number;
+	/** Create and Send: the tags' glyphs leave the file it uploads (the option "Remove Tags From the PDF"). */
+	removeTags?: boolean;
 }
 
 export async function planFields(
 	this: IExecuteFunctions,
 	i: number,
 	input: PlanInput,
-): Promise<{ fields: IDataObject[]; rowCount: number }> {
+): Promise<{ fields: IDataObject[]; rowCount: number; upload?: Buffer }> {
 	const source = this.getNodeParameter('fieldsInput', i);
 	const tags = source === 'tags';
 	const form = source === 'formFields';
 	let rows = tags || form ? [] : readFieldRows.call(this, i);
 	const anchors = rows.filter(isAnchorRow).map((row) => String(row.anchor_text ?? ''));
 	const settings: CoordinateSettings = coordinateSettings.call(this, i, input.options);
+	// The rewritten file is written last, once every field is placed (from the tags' positions read before) and checked.
+	let finishRemoval: (() => Promise<Buffer | undefined>) | undefined;
 	if (form) {
 		const rules = readFormRules.call(this, i); // checked before the file is read (Replace All downloads it)
 		const file = await input.file();
@@ -59,7 +64,8 @@ export async function planFields(
 		// Coordinates alone trust the pages only of a file read as written: a repaired one may lack pages the site sees.
 		settings.pages = pdf && (needsText || !pdf.repaired) ? pdf.pages : undefined;
 		if (pdf && file && needsText) {
-			const reading = await readPdf.call(this, i, pdf, file.where, { tags, anchors });
+			const remover = tags && input.removeTags ? await startTagRemoval(pdf) : undefined;
+			const reading = await readPdf.call(this, i, pdf, file.where, { tags, anchors, remover: typeof remover === 'string' ? undefined : remover });
 			settings.anchors = reading.anchors;
 			if (tags) {
 				if (!reading.tags.length) throw noTagsError.call(this, i, file.where, pdf, reading);
@@ -77,6 +83,7 @@ export async function planFields(
 					);
 				}
 				rows = built.rows;
+				if (remover !== undefined) finishRemoval = async () => await finishTagRemoval.call(this, i, remover, file.where);
 			}
 		}
 	}
@@ -98,5 +105,6 @@ export async function planFields(
 	if (planned.warnings.length) {
 		this.addExecutionHints(...planned.warnings.map((message) => ({ message: `Item ${i + 1}, ${message}`, type: 'warning' as const, location: 'outputPane' as const })));
 	}
-	return { fields: planned.fields, rowCount: rows.length };
+	const upload = finishRemoval ? await finishRemoval() : undefined;
+	return { fields: planned.fields, rowCount: rows.length, upload };
 }

@@ -3,6 +3,7 @@ import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-work
 
 import { uploadBinary } from '../../helpers/documents';
 import { coordinateCollectionOptions, fieldInputProperties, formFieldOptions, tagOptions } from '../../helpers/fieldDescriptions';
+import { removeTagsOption } from '../../helpers/fieldOptions';
 import { planFields } from '../../helpers/planFields';
 import { emailKey, readSignerRows } from '../../helpers/signers';
 import { getRequestOptions, toExecutionData } from '../../helpers/utils';
@@ -32,7 +33,7 @@ const properties: INodeProperties[] = [
 			description:
 				'Array of fields as the API takes them, with "signer" (position in the Signers list, from 1, or email) instead of signer_ID',
 		},
-		'A tag’s signer is the position in "Signers" above: 1 = the first.',
+		'A tag’s signer is the position in "Signers" above: 1 = the first. The tags are removed from the file uploaded, so any colour will do (Options → Remove Tags From the PDF); an encrypted or digitally signed PDF goes up unchanged with its tags visible, and a hint says so.',
 		'1 = the first entry of "Signers" above, 2 = the second, …',
 		'Every signer needs at least one signature field before the document can be sent',
 	),
@@ -45,6 +46,7 @@ const properties: INodeProperties[] = [
 		options: [
 			...coordinateCollectionOptions,
 			...tagOptions,
+			removeTagsOption,
 			...formFieldOptions,
 			{
 				displayName: 'Keep Draft on Failure',
@@ -118,6 +120,8 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		options,
 		// The file is in hand: its pages check every field before the upload.
 		always: true,
+		// On unless switched off: saved workflows from before the option get the new default (CHANGELOG).
+		removeTags: options.removeTags !== false,
 		file: async () => ({
 			bytes: await this.helpers.getBinaryDataBuffer(i, binaryPropertyName),
 			where: `the file in binary field "${binaryPropertyName}" (${binaryData.fileName ?? binaryData.mimeType})`,
@@ -150,7 +154,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		);
 	}
 
-	const document = await uploadBinary.call(this, i, binaryPropertyName, title, requestOptions);
+	const document = await uploadBinary.call(this, i, binaryPropertyName, title, requestOptions, planned.upload);
 	const documentId = idFromAnswer(document.id);
 	if (!documentId) {
 		// Never put an id we did not validate into a path: nothing more is sent.

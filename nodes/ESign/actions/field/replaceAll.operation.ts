@@ -34,7 +34,7 @@ const properties: INodeProperties[] = [
 		example: '1',
 		description:
 			'Array of fields as the API takes them: signer_ID, field_type, page_number, position_x, position_y, and optionally width, height, is_required, field_name, font_size, font_family, placeholder, options',
-	}, 'A tag’s signer is the document’s signers in signing order: 1 = the first. The node reads the draft’s file from the site.', '1 = the document’s first signer in signing order, 2 = the second, …'),
+	}, 'A tag’s signer is the document’s signers in signing order: 1 = the first. The node reads the draft’s file from the site and leaves it as it is, since the site cannot replace a document’s file: signers see the tags unless they are written in white. Create and Send removes them from the file it uploads.', '1 = the document’s first signer in signing order, 2 = the second, …'),
 	{
 		displayName: 'Options',
 		name: 'options',
