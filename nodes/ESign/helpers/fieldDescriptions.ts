@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { formSignerRules } from './fieldOptions';
 import { defaultSizesText } from './fieldSizes';
-import { FIELD_TYPE_INFO, FIELD_TYPES } from './fieldTypes';
+import { FIELD_TYPE_INFO, FIELD_TYPES, TEXT_VALUED_TYPES } from './fieldTypes';
 import { TAG_EXAMPLES, TAG_FORM } from '../textTags/tags';
 
 export { coordinateCollectionOptions, formFieldOptions, tagOptions } from './fieldOptions';
@@ -18,7 +18,7 @@ const fieldTypeOptions = FIELD_TYPES.map((value) => ({ name: FIELD_TYPE_INFO[val
 );
 
 /** The field types whose value is text, so a font means something. */
-const TEXT_VALUED = ['date', 'dropdown', 'email', 'name', 'text', 'textarea'];
+const TEXT_VALUED = TEXT_VALUED_TYPES;
 
 const byCoordinates = { show: { placement: ['coordinates'] } };
 const byAnchor = { show: { placement: ['anchor'] } };

@@ -19,18 +19,20 @@ interface FieldTypeInfo {
 	options?: true;
 	/** other words a text tag may use for the type ({{sig:1}}) */
 	aliases?: string[];
+	/** its value is text, so a font means something (the editor shows Font Size and Font Family) */
+	textValue?: true;
 }
 
 export const FIELD_TYPE_INFO: Record<FieldType, FieldTypeInfo> = {
 	signature: { name: 'Signature', description: 'Drawn, typed or uploaded by the signer', aliases: ['sig', 'sign'] },
 	initials: { name: 'Initials', description: 'Filled by the signer', aliases: ['initial'] },
-	name: { name: 'Name', description: 'Signer name, filled automatically' },
-	email: { name: 'Email', description: 'Signer email, filled automatically' },
-	date: { name: 'Date', description: 'Signing date, filled automatically' },
-	text: { name: 'Text', description: 'Single-line text filled by the signer' },
-	textarea: { name: 'Textarea', description: 'Multi-line text filled by the signer' },
+	name: { name: 'Name', description: 'Signer name, filled automatically', textValue: true },
+	email: { name: 'Email', description: 'Signer email, filled automatically', textValue: true },
+	date: { name: 'Date', description: 'Signing date, filled automatically', textValue: true },
+	text: { name: 'Text', description: 'Single-line text filled by the signer', textValue: true },
+	textarea: { name: 'Textarea', description: 'Multi-line text filled by the signer', textValue: true },
 	checkbox: { name: 'Checkbox', description: 'Filled by the signer', aliases: ['check'] },
-	dropdown: { name: 'Dropdown', description: 'Signer picks one of the options', options: true, aliases: ['select'] },
+	dropdown: { name: 'Dropdown', description: 'Signer picks one of the options', options: true, aliases: ['select'], textValue: true },
 	stamp: { name: 'Stamp', description: 'Company stamp or seal' },
 };
 
@@ -41,6 +43,9 @@ export const isFieldType = (value: string): value is FieldType => Object.hasOwn(
 
 /** Whether a type needs options (and is the only kind that takes them): a dropdown. */
 export const needsOptions = (type: string): boolean => isFieldType(type) && FIELD_TYPE_INFO[type].options === true;
+
+/** The types whose value is text, sorted. */
+export const TEXT_VALUED_TYPES = FIELD_TYPES.filter((type) => FIELD_TYPE_INFO[type].textValue === true).sort();
 
 /** The types that take options, as a message names them ("dropdown"). */
 export const OPTION_TYPES = FIELD_TYPES.filter(needsOptions);
