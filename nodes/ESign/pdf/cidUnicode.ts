@@ -1,6 +1,7 @@
 import { CID_UNICODE_DATA } from './cidUnicodeData';
 import { ascii85 } from './decoders';
 import { inflate } from './filters';
+import { MAX_COLLECTION_BYTES, MAX_COLLECTION_CIDS, MAX_EXTRA_CODE_POINTS } from './limits';
 
 /**
  * The Unicode text of a CID in one of Adobe's four CJK character collections (Adobe-Japan1, -GB1, -CNS1, -Korea1),
@@ -13,12 +14,6 @@ import { inflate } from './filters';
 export type CidText = (cid: number) => string | undefined;
 
 const ORDERINGS = ['Japan1', 'GB1', 'CNS1', 'Korea1'];
-/** CIDs are two bytes (pdf.js refuses larger ones); the largest collection, GB1, has 30,284. */
-const MAX_CIDS = 65536;
-/** Code points after the first one of a CID (a variation selector, Korean parenthesised numbers: up to 3). */
-const MAX_EXTRA = 8;
-/** The largest table unpacks to 43 KB of varints. */
-const MAX_BYTES = 1 << 20;
 
 const tables = new Map<string, Promise<CidText>>();
 
@@ -35,11 +30,11 @@ export function readTable(bytes: Uint8Array): CidText {
 		}
 		return value;
 	};
-	const first = new Int32Array(MAX_CIDS);
+	const first = new Int32Array(MAX_COLLECTION_CIDS);
 	const more = new Map<number, string>();
 	let previous = 0;
 	let count = 0;
-	for (; at < bytes.length && count < MAX_CIDS; count++) {
+	for (; at < bytes.length && count < MAX_COLLECTION_CIDS; count++) {
 		const value = varint();
 		if (value === 0) continue;
 		const step = Math.floor((value - 1) / 2);
@@ -51,7 +46,7 @@ export function readTable(bytes: Uint8Array): CidText {
 			// A count past the data ends with it (each code point takes a byte at least).
 			for (let k = varint(); k > 0 && at < bytes.length; k--) {
 				const next = varint();
-				if (extra.length < MAX_EXTRA && next > 0 && next <= 0x10ffff) extra.push(next);
+				if (extra.length < MAX_EXTRA_CODE_POINTS && next > 0 && next <= 0x10ffff) extra.push(next);
 			}
 			if (first[count]) more.set(count, String.fromCodePoint(first[count], ...extra));
 		}
@@ -65,7 +60,7 @@ export function readTable(bytes: Uint8Array): CidText {
 async function unpack(packed: string): Promise<CidText> {
 	const chars = new Uint8Array(packed.length);
 	for (let i = 0; i < packed.length; i++) chars[i] = packed.charCodeAt(i);
-	return readTable(await inflate(ascii85(chars, MAX_BYTES), MAX_BYTES));
+	return readTable(await inflate(ascii85(chars, MAX_COLLECTION_BYTES), MAX_COLLECTION_BYTES));
 }
 
 /**

@@ -1,4 +1,5 @@
 import { Lexer, Tok } from './lexer';
+import { MAX_CMAP_DESTINATION, MAX_CMAP_ENTRIES, MAX_CMAP_OPERANDS, MAX_CODESPACES } from './limits';
 
 /**
  * CMaps (Adobe technical note 5014, ISO 32000-1 9.7.5 and 9.10.3): the encodings of composite fonts (codes to
@@ -19,20 +20,11 @@ interface Range {
 	start: number | number[];
 }
 
-const MAX_ENTRIES = 1 << 17;
-/** Real CMaps have a handful of codespace ranges; every code of a string is checked against them. */
-const MAX_CODESPACES = 32;
-/** Operands kept between two keywords: a block's entries (three operands each) up to the entry limit. */
-const MAX_OPERANDS = 3 * MAX_ENTRIES;
-
 const toNumber = (bytes: Uint8Array) => {
 	let value = 0;
 	for (let i = 0; i < bytes.length && i < 4; i++) value = value * 256 + bytes[i];
 	return value;
 };
-
-/** A destination is at most 512 bytes (the format's limit); a longer one is cut, so its text stays short. */
-const MAX_DESTINATION = 512;
 
 /**
  * A destination's UTF-16 code units. An odd number of bytes lost its leading zero: LuaTeX 0.77 writes "Th" as
@@ -43,7 +35,7 @@ const utf16 = (bytes: Uint8Array) => {
 	const units: number[] = [];
 	const pad = bytes.length % 2;
 	const byte = (i: number) => (i < pad ? 0 : bytes[i - pad]);
-	const end = Math.min(bytes.length + pad, MAX_DESTINATION);
+	const end = Math.min(bytes.length + pad, MAX_CMAP_DESTINATION);
 	for (let i = 0; i + 1 < end; i += 2) units.push((byte(i) << 8) | byte(i + 1));
 	return units;
 };
@@ -74,12 +66,12 @@ export class CMap {
 		for (;;) {
 			const tok = lexer.next();
 			if (tok === Tok.EOF) break;
-			if (operands.length >= MAX_OPERANDS && tok !== Tok.Keyword && tok !== Tok.Name) continue;
+			if (operands.length >= MAX_CMAP_OPERANDS && tok !== Tok.Keyword && tok !== Tok.Name) continue;
 			if (tok === Tok.Number) operands.push(lexer.value as number);
 			else if (tok === Tok.String) operands.push(lexer.value as Uint8Array);
 			else if (tok === Tok.ArrayStart) {
 				const items: number[][] = [];
-				while (lexer.next() === Tok.String) if (items.length < MAX_ENTRIES) items.push(utf16(lexer.value as Uint8Array));
+				while (lexer.next() === Tok.String) if (items.length < MAX_CMAP_ENTRIES) items.push(utf16(lexer.value as Uint8Array));
 				operands.push(items);
 			} else if (tok === Tok.Name && lexer.value === 'WMode') {
 				if (lexer.next() === Tok.Number) cmap.vertical = Number(lexer.value) === 1;
@@ -95,7 +87,7 @@ export class CMap {
 						}
 					}
 				} else if (word === 'endbfchar' || word === 'endcidchar') {
-					for (let i = 0; i + 1 < operands.length && entries < MAX_ENTRIES; i += 2, entries++) {
+					for (let i = 0; i + 1 < operands.length && entries < MAX_CMAP_ENTRIES; i += 2, entries++) {
 						const src = operands[i];
 						const dst = operands[i + 1];
 						if (!(src instanceof Uint8Array)) continue;
@@ -103,11 +95,11 @@ export class CMap {
 						else if (!unicode && typeof dst === 'number') cmap.singles.set(toNumber(src), dst);
 					}
 				} else if (word === 'endbfrange' || word === 'endcidrange') {
-					for (let i = 0; i + 2 < operands.length && entries < MAX_ENTRIES; i += 3, entries++) {
+					for (let i = 0; i + 2 < operands.length && entries < MAX_CMAP_ENTRIES; i += 3, entries++) {
 						const [lowBytes, highBytes, dst] = [operands[i], operands[i + 1], operands[i + 2]];
 						if (!(lowBytes instanceof Uint8Array) || !(highBytes instanceof Uint8Array)) continue;
 						const low = toNumber(lowBytes);
-						const high = Math.min(toNumber(highBytes), low + MAX_ENTRIES);
+						const high = Math.min(toNumber(highBytes), low + MAX_CMAP_ENTRIES);
 						if (high < low) continue;
 						if (Array.isArray(dst)) {
 							for (let k = 0; k < dst.length && low + k <= high; k++) cmap.singles.set(low + k, String.fromCharCode(...dst[k]));

@@ -8,28 +8,12 @@ import { Parser } from './parser';
 import { orElse } from './recover';
 import type { XrefTable } from './xref';
 import { objectStartsAt, readXref, scanXref } from './xref';
+import { DEFAULT_LIMITS, FORM_CACHE_BYTES, MAX_OBJECT_STREAM_ENTRIES, MAX_REF_HOPS } from './limits';
+import type { PdfLimits } from './limits';
 
-/** What a read may cost at most: a hostile file stops at these with a clear error, never takes the process down. */
-export interface PdfLimits {
-	/** bytes one stream may expand to */
-	streamBytes: number;
-	/** bytes all streams of one read may expand to, together */
-	totalBytes: number;
-	pages: number;
-	/** bytes of page content interpreted, Form XObjects counted each time they are drawn */
-	contentBytes: number;
-}
-
-export const DEFAULT_LIMITS: PdfLimits = {
-	streamBytes: 32 * 1048576,
-	totalBytes: 256 * 1048576,
-	pages: 20_000,
-	contentBytes: 128 * 1048576,
-};
-
-const MAX_REF_HOPS = 32;
-/** Decoded Form XObjects kept per document (a letterhead or logo drawn on every page is decoded once). */
-const FORM_CACHE_BYTES = 16 * 1048576;
+// The tunable limits live with the others in limits.ts; exported here too, where the reader's callers open a document.
+export { DEFAULT_LIMITS } from './limits';
+export type { PdfLimits } from './limits';
 
 interface ObjectStream {
 	data: Uint8Array;
@@ -200,7 +184,7 @@ export class PdfDocument {
 				const stream = await this.fetchNum(num);
 				if (!(stream instanceof PdfStream)) throw new PdfError('damaged', `object stream ${num} is missing`);
 				const data = await this.streamData(stream, true);
-				const count = Math.min(numberOf(stream.dict, 'N', 0), 1_000_000);
+				const count = Math.min(numberOf(stream.dict, 'N', 0), MAX_OBJECT_STREAM_ENTRIES);
 				const first = numberOf(stream.dict, 'First', 0);
 				const lexer = new Lexer(data, 0, Math.min(first, data.length));
 				const numbers: number[] = [];

@@ -1,6 +1,7 @@
 import { ascii85, asciiHex, lzw, runLength, tooLarge } from './decoders';
 import { PdfDict, PdfError, isName, numberOf } from './objects';
 import type { PdfObject } from './objects';
+import { MAX_PREDICTOR_COLUMNS } from './limits';
 
 /**
  * Stream filters (ISO 32000-1, 7.4). Flate goes through the Web platform's DecompressionStream (no Node module:
@@ -78,7 +79,7 @@ function unpredict(data: Uint8Array, parms: PdfDict | undefined): Uint8Array {
 	if (predictor <= 1) return data;
 	const colors = Math.max(1, Math.min(32, Number(parms?.get('Colors') ?? 1) || 1));
 	const bpc = Math.max(1, Math.min(16, Number(parms?.get('BitsPerComponent') ?? 8) || 8));
-	const columns = Math.max(1, Math.min(1 << 20, Number(parms?.get('Columns') ?? 1) || 1));
+	const columns = Math.max(1, Math.min(MAX_PREDICTOR_COLUMNS, Number(parms?.get('Columns') ?? 1) || 1));
 	const bpp = Math.max(1, (colors * bpc + 7) >> 3);
 	const rowLength = (colors * bpc * columns + 7) >> 3;
 	if (predictor === 2) {

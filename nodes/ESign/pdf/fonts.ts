@@ -8,6 +8,7 @@ import { PdfDict, PdfName, PdfStream, isName, isNumber } from './objects';
 import type { PdfObject } from './objects';
 import { orElse } from './recover';
 import standardFonts from './standardFonts.json';
+import { MAX_CID_RANGE, MAX_CID_WIDTHS, MAX_FONT_NUMBERS, MAX_GLYPH_CACHE } from './limits';
 
 /**
  * Fonts as text needs them: how a string splits into character codes, each code's advance width and its Unicode
@@ -32,8 +33,6 @@ export interface PdfFont {
 	vertical: boolean;
 }
 
-/** Widths a CID font's /W may set (CIDs run to 65,535; overlapping ranges are counted each time). */
-const MAX_CID_WIDTHS = 200_000;
 
 /**
  * The Latin ligatures U+FB00–FB06 as their letters, as pdf.js's text content gives them ("ﬁ" → "fi"): a user
@@ -81,7 +80,7 @@ async function numbers(doc: PdfDocument, value: PdfObject | undefined): Promise<
 	const list = await doc.resolve(value);
 	if (!Array.isArray(list)) return [];
 	const out: Array<number | undefined> = [];
-	for (const item of list.slice(0, 65536)) {
+	for (const item of list.slice(0, MAX_FONT_NUMBERS)) {
 		const n = await doc.resolve(item);
 		out.push(isNumber(n) ? n : undefined);
 	}
@@ -230,7 +229,7 @@ async function compositeFont(doc: PdfDocument, dict: PdfDict): Promise<PdfFont> 
 			} else {
 				const width = await doc.resolve(w[i + 2]);
 				if (isNumber(next) && isNumber(width)) {
-					for (let c = first; c <= next && c - first < 65536 && written < MAX_CID_WIDTHS; c++, written++) widths.set(c, width);
+					for (let c = first; c <= next && c - first < MAX_CID_RANGE && written < MAX_CID_WIDTHS; c++, written++) widths.set(c, width);
 				}
 				i += 3;
 			}
@@ -258,7 +257,7 @@ async function compositeFont(doc: PdfDocument, dict: PdfDict): Promise<PdfFont> 
 			const width = vertical ? 1000 : widths.get(cmap.cid(code)) ?? defaultWidth;
 			const text = toUnicode ? toUnicode.unicode(code) : byCid?.(cmap.cid(code));
 			glyph = { width: width / 1000, text: expandLigatures(text ?? '\ufffd'), wordSpace: length === 1 && code === 32, bytes: length };
-			if (known.size < 65536) known.set(key, glyph);
+			if (known.size < MAX_GLYPH_CACHE) known.set(key, glyph);
 		}
 		return glyph;
 	};

@@ -2,6 +2,7 @@ import type { PdfDocument } from './document';
 import { PdfDict, PdfError, PdfRef, isName, isNumber } from './objects';
 import type { PdfObject } from './objects';
 import { decodeTextString } from './textString';
+import { MAX_FIELD_DEPTH, MAX_FIELD_NODES, MAX_NAME_CHARS } from './limits';
 
 /**
  * The walk of a form's field tree (ISO 32000-1, 12.7.3): /AcroForm /Fields, each node's /Kids, the partial names
@@ -20,11 +21,6 @@ export interface FieldWidget {
 	opt: PdfObject | undefined;
 }
 
-export const MAX_FIELD_DEPTH = 64;
-/** field-tree nodes read at most (kids included): a form of a few thousand fields is far below it */
-export const MAX_FIELD_NODES = 50_000;
-/** characters of a full name kept (a longer one is cut there: no eSign field name is that long) */
-export const MAX_NAME_CHARS = 1_000;
 
 interface Inherited {
 	name: string;

@@ -7,6 +7,7 @@ import type { PdfObject } from './objects';
 import type { PdfPage } from './pages';
 import { displayMatrix } from './pages';
 import { decodeTextString } from './textString';
+import { MAX_ANNOTATIONS, MAX_OPTION_CHARS, MAX_OPTIONS, MAX_WIDGETS } from './limits';
 
 /**
  * A fillable PDF's form fields (AcroForm), one entry per widget as a viewer shows it: the field's full name, what
@@ -32,13 +33,6 @@ export interface FormWidget {
 	options?: string[];
 }
 
-/** widgets read at most (each becomes a field the node may send) */
-export const MAX_WIDGETS = 10_000;
-/** annotations of all pages looked at, for the page of each widget and for widgets /Fields does not reach */
-export const MAX_ANNOTATIONS = 200_000;
-/** choices of one combo or list box, and characters of one choice */
-export const MAX_OPTIONS = 5_000;
-const MAX_OPTION_CHARS = 500;
 
 // Field flags (12.7.3.1, 12.7.4) and annotation flags (12.5.3), as bit masks.
 const READ_ONLY = 1 << 0;

@@ -1,5 +1,6 @@
 import { CLASS, HEX, hexInto } from './chars';
 import { PdfError } from './objects';
+import { MAX_KEYWORDS, MAX_NAME_BYTES } from './limits';
 
 export { isRegular, isWhite } from './chars';
 
@@ -124,7 +125,7 @@ export class Lexer {
 			let word = KEYWORDS.get(key);
 			if (word === undefined) {
 				word = String.fromCharCode(...data.subarray(start, start + length));
-				if (KEYWORDS.size < 4096) KEYWORDS.set(key, word);
+				if (KEYWORDS.size < MAX_KEYWORDS) KEYWORDS.set(key, word);
 			}
 			this.value = word;
 		} else this.value = String.fromCharCode(...data.subarray(start, start + length));
@@ -174,7 +175,7 @@ export class Lexer {
 				pos += 3;
 				plainStart = pos;
 			} else pos++;
-			if (pos - this.pos > 4096) throw new PdfError('damaged', 'a name in the file is longer than 4,096 bytes');
+			if (pos - this.pos > MAX_NAME_BYTES) throw new PdfError('damaged', `a name in the file is longer than ${MAX_NAME_BYTES.toLocaleString('en-US')} bytes`);
 		}
 		text += String.fromCharCode(...data.subarray(plainStart, pos));
 		this.pos = pos;

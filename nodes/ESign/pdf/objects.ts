@@ -1,3 +1,5 @@
+import { MAX_INTERNED_NAMES } from './limits';
+
 /**
  * The PDF object model of the reader: what the parser builds and the rest reads. Strings stay bytes (their
  * meaning depends on the font or on PDFDocEncoding); names are interned, so they compare by identity.
@@ -12,7 +14,7 @@ export class PdfName {
 		let known = PdfName.table.get(name);
 		if (!known) {
 			// Bounded: names come from the file, and a hostile file could otherwise grow the table without end.
-			if (PdfName.table.size > 50_000) return new PdfName(name);
+			if (PdfName.table.size > MAX_INTERNED_NAMES) return new PdfName(name);
 			known = new PdfName(name);
 			PdfName.table.set(name, known);
 		}

@@ -1,6 +1,7 @@
 import type { PdfDocument } from './document';
 import { PdfDict, PdfError, PdfRef, isName, isNumber } from './objects';
 import type { PdfObject } from './objects';
+import { MAX_PAGE_TREE_DEPTH } from './limits';
 
 export type Rect = [number, number, number, number];
 
@@ -21,7 +22,6 @@ export interface PdfPage {
 }
 
 const LETTER: Rect = [0, 0, 612, 792];
-const MAX_TREE_DEPTH = 64;
 
 async function rectOf(doc: PdfDocument, value: PdfObject | undefined): Promise<Rect | undefined> {
 	const resolved = await doc.resolve(value);
@@ -47,7 +47,7 @@ export async function readPages(doc: PdfDocument, maxPages: number): Promise<Pdf
 	const pages: PdfPage[] = [];
 	const seen = new Set<string>();
 	const visit = async (node: PdfObject | undefined, inherited: Inherited, depth: number): Promise<void> => {
-		if (depth > MAX_TREE_DEPTH) throw new PdfError('damaged', 'the page tree of the PDF is nested too deep');
+		if (depth > MAX_PAGE_TREE_DEPTH) throw new PdfError('damaged', 'the page tree of the PDF is nested too deep');
 		if (node instanceof PdfRef) {
 			if (seen.has(node.key)) return; // a page tree that loops: each node is read once
 			seen.add(node.key);

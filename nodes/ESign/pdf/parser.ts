@@ -2,9 +2,8 @@ import { wordAt } from './chars';
 import { Lexer, Tok, isWhite } from './lexer';
 import { PdfDict, PdfError, PdfName, PdfRef, PdfStream, isNumber } from './objects';
 import type { PdfObject } from './objects';
+import { MAX_NESTING } from './limits';
 
-/** Nesting deeper than this is refused: no real producer comes near it, and recursion must stay bounded. */
-export const MAX_NESTING = 64;
 
 const ENDSTREAM = 'endstream';
 

@@ -1,4 +1,5 @@
 import { ENCODINGS } from './encodings';
+import { MAX_TYPE1_ENCODING_ENTRIES } from './limits';
 
 /**
  * The built-in encoding of an embedded Type 1 font program (a FontFile stream; Adobe Type 1 Font Format, 2.3): the
@@ -9,9 +10,6 @@ import { ENCODINGS } from './encodings';
 
 /** Glyph names by code, at most 256 entries, or undefined when the cleartext sets no encoding. */
 export type BuiltInEncoding = Array<string | undefined>;
-
-/** Entries read at most (a code is 0–255; a file writing more `dup` lines than that gains nothing). */
-const MAX_ENTRIES = 256;
 
 const isSpace = (b: number) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09 || b === 0x0c || b === 0x00;
 const isDelimiter = (b: number) => b === 0x2f || b === 0x5b || b === 0x5d || b === 0x7b || b === 0x7d || b === 0x28 || b === 0x25;
@@ -97,7 +95,7 @@ export function type1BuiltInEncoding(data: Uint8Array, length1?: number): BuiltI
 		if (token === 'put' && before3 === 'dup' && before1.startsWith('/')) {
 			const code = Number(before2);
 			if (Number.isInteger(code) && code >= 0 && code < 256 && before1.length > 1) names[code] = before1.slice(1);
-			if (++entries >= MAX_ENTRIES) break;
+			if (++entries >= MAX_TYPE1_ENCODING_ENTRIES) break;
 		} else if (token === 'def' || token === 'readonly') {
 			break; // the array is complete
 		}

@@ -4,6 +4,7 @@ import { PdfDict, PdfError, PdfRef, PdfStream, isName, isNumber, numberOf } from
 import type { PdfObject } from './objects';
 import { Parser } from './parser';
 import { attempt, orElse } from './recover';
+import { MAX_XREF_SECTIONS, MAX_XREF_SUBSECTION, STARTXREF_WINDOW, maxXrefEntries } from './limits';
 
 /** Where each object is: at a byte offset (type 1) or inside an object stream (type 2). */
 export interface XrefEntry {
@@ -25,8 +26,6 @@ export interface XrefTable {
 /** Decodes an xref stream's data (filters, predictor); supplied by the document, which owns the budget. */
 export type StreamDecoder = (stream: PdfStream) => Promise<Uint8Array>;
 
-const MAX_SECTIONS = 256;
-
 const STARTXREF = 'startxref';
 
 function lastIndexOf(data: Uint8Array, word: string, from: number, to: number): number {
@@ -36,7 +35,7 @@ function lastIndexOf(data: Uint8Array, word: string, from: number, to: number): 
 
 /** The offset named by the last "startxref" (searched in the last 64 KB: some files carry junk after %%EOF). */
 function startxref(data: Uint8Array): number | undefined {
-	const at = lastIndexOf(data, STARTXREF, Math.max(0, data.length - 65536), data.length);
+	const at = lastIndexOf(data, STARTXREF, Math.max(0, data.length - STARTXREF_WINDOW), data.length);
 	if (at < 0) return undefined;
 	const lexer = new Lexer(data, at + STARTXREF.length);
 	return lexer.next() === Tok.Number ? (lexer.value as number) : undefined;
@@ -59,7 +58,7 @@ function classicSection(data: Uint8Array, pos: number, into: Map<number, XrefEnt
 		const first = lexer.value as number;
 		if (lexer.next() !== Tok.Number) throw new PdfError('damaged', 'the cross-reference table is damaged');
 		const count = lexer.value as number;
-		if (!Number.isInteger(first) || !Number.isInteger(count) || first < 0 || count < 0 || count > 10_000_000) {
+		if (!Number.isInteger(first) || !Number.isInteger(count) || first < 0 || count < 0 || count > MAX_XREF_SUBSECTION) {
 			lexer.pos = save;
 			throw new PdfError('damaged', 'the cross-reference table is damaged');
 		}
@@ -84,12 +83,6 @@ function classicSection(data: Uint8Array, pos: number, into: Map<number, XrefEnt
 	return trailer;
 }
 
-/**
- * How many objects a file's tables may name: a quarter of its bytes (every object takes more than that, even
- * compressed), at least 131,072. Xref stream rows are compressed, so a small file could otherwise claim millions.
- */
-const maxEntries = (data: Uint8Array) => Math.max(1 << 17, data.length >> 2);
-
 /** An xref stream (PDF 1.5) at `pos` ("N G obj <<…>> stream"). */
 async function streamSection(data: Uint8Array, pos: number, into: Map<number, XrefEntry>, decode: StreamDecoder): Promise<PdfDict> {
 	const lexer = new Lexer(data, pos);
@@ -111,7 +104,7 @@ async function streamSection(data: Uint8Array, pos: number, into: Map<number, Xr
 	const bytes = await decode(stream);
 	const rowLength = w1 + w2 + w3;
 	if (rowLength === 0) throw new PdfError('damaged', 'the cross-reference stream of the PDF is damaged');
-	const most = maxEntries(data);
+	const most = maxXrefEntries(data.length);
 	let row = 0;
 	const field = (at: number, width: number) => {
 		let value = 0;
@@ -145,7 +138,7 @@ export async function readXref(data: Uint8Array, decode: StreamDecoder): Promise
 	let trailer: PdfDict | undefined;
 	const seen = new Set<number>();
 	for (let n = 0; offset !== undefined; n++) {
-		if (n >= MAX_SECTIONS || seen.has(offset) || offset < 0 || offset >= data.length) {
+		if (n >= MAX_XREF_SECTIONS || seen.has(offset) || offset < 0 || offset >= data.length) {
 			if (seen.has(offset)) break; // a /Prev loop: everything it names was read
 			throw new PdfError('damaged', 'the cross-reference chain of the PDF is damaged');
 		}

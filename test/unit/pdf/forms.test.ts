@@ -3,8 +3,7 @@
 // on the displayed page, widgets only /Annots reaches, and trees built to loop, nest or grow without end.
 import { PdfText } from '../../../nodes/ESign/pdf';
 import type { FormWidget } from '../../../nodes/ESign/pdf';
-import { MAX_OPTIONS, MAX_WIDGETS } from '../../../nodes/ESign/pdf/forms';
-import { MAX_FIELD_DEPTH, MAX_FIELD_NODES, MAX_NAME_CHARS } from '../../../nodes/ESign/pdf/formTree';
+import { MAX_FIELD_DEPTH, MAX_FIELD_NODES, MAX_NAME_CHARS, MAX_OPTIONS, MAX_WIDGETS } from '../../../nodes/ESign/pdf/limits';
 import { decodeTextString } from '../../../nodes/ESign/pdf/textString';
 import type { BuildOptions, RawObject } from '../../support/pdfRaw';
 import { buildPdf } from '../../support/pdfRaw';

@@ -3,7 +3,8 @@
 import { Lexer } from '../../../nodes/ESign/pdf/lexer';
 import { PdfDict, PdfError, PdfName, PdfRef, PdfStream } from '../../../nodes/ESign/pdf/objects';
 import type { PdfObject } from '../../../nodes/ESign/pdf/objects';
-import { MAX_NESTING, Parser, findEndstream } from '../../../nodes/ESign/pdf/parser';
+import { MAX_NESTING } from '../../../nodes/ESign/pdf/limits';
+import { Parser, findEndstream } from '../../../nodes/ESign/pdf/parser';
 
 const bytes = (text: string) => Uint8Array.from(text, (c) => c.charCodeAt(0));
 const latin = (value: Uint8Array) => String.fromCharCode(...value);
