@@ -9,18 +9,18 @@
 //             (pdftoppm), Ghostscript (ppmraw) and MuPDF (mutool draw): outside the tags' boxes (the reader's boxes,
 //             widened by MARGIN px for anti-aliasing) identical; inside them no tag ink left: the rule, with what
 //             "background" means (paper, a tinted cell, a rule crossing the box), is in scripts/lib/renderCompare.mjs;
-//   text      pdf.js (test/support/pdfjs.js) and poppler (`pdftotext -bbox`) read the output: no tag text, and the
+//   text      pdf.js (test/support/pdfjs.js) and poppler (`pdftotext -raw -bbox`) read the output: no tag text, and the
 //             same word sequence as the original's with the tags taken out (a tag matched with any white space
 //             between its characters, as extractors space text differently).
 // Prints PASS/FAIL per file per check, the per-producer figures, and ends with `N passed, M failed` (exit 1 on any
 // failure). Installs the renderers and qpdf when missing (as root: apt-get).
 //
-//   node scripts/tags-vanish.mjs [--only TEXT] [--writer real|none|line] [--figures FILE]
+//   node scripts/tags-vanish.mjs [--only TEXT] [--writer real|none|line] [--figures FILE] [--keep DIR]
 //   --only     files whose name or producer contains TEXT
 //   --writer   the writer under test: `real` (the reader's TagRemover, the default); `none` does nothing (the tags
 //              stay: the inside check must FAIL); `line` removes each tag's whole line, the other words with it
 //              (the outside and text checks must FAIL). The last two prove the harness catches a broken writer.
-//   --figures  the per-producer figures as JSON
+//   --figures  the per-producer figures as JSON;   --keep DIR  writes each output there (<file>.after.pdf)
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -41,7 +41,7 @@ const { compileReader } = require('../test/support/pdfReader.js');
 const { readPdfWithPdfjs, readPdfFixtureManifest, PDF_FIXTURES_DIR } = require('../test/support/pdfjs.js');
 const { testScript, assert } = await import('./lib/expectations.mjs');
 const { ensureTools, renderImages, RENDERERS, tool } = await import('./lib/renderPages.mjs');
-const { comparePage, pointsOf } = await import('./lib/renderCompare.mjs');
+const { comparePage, pointsOf, quadOfBox } = await import('./lib/renderCompare.mjs');
 
 const DPI = 150;
 const SCALE = DPI / 72;
@@ -54,7 +54,8 @@ for (let i = 2; i < process.argv.length; i++) {
 	if (a === '--only') opts.only = process.argv[++i];
 	else if (a === '--writer') opts.writer = process.argv[++i];
 	else if (a === '--figures') opts.figures = path.resolve(process.argv[++i]);
-	else throw new Error(`unknown option ${a} (node scripts/tags-vanish.mjs [--only TEXT] [--writer real|none|line] [--figures FILE])`);
+	else if (a === '--keep') opts.keep = path.resolve(process.argv[++i]);
+	else throw new Error(`unknown option ${a} (node scripts/tags-vanish.mjs [--only TEXT] [--writer real|none|line] [--figures FILE] [--keep DIR])`);
 }
 if (!['real', 'none', 'line'].includes(opts.writer)) throw new Error(`--writer ${opts.writer}: real, none or line`);
 
@@ -67,7 +68,7 @@ const { findTags, mayHoldTag } = require(tagsJs);
 /**
  * The node's rewrite as the harness drives it: every page's tags read with their glyph sources, each removed
  * (`writer` none: nothing marked, the input returned; line: each tag's whole line marked), then written. Resolves
- * { bytes, changed, reason, removed, skipped, tags: [{ page, text, box }] } (boxes read before the removal).
+ * { bytes, changed, reason, removed, skipped, tags: [{ page, text, box, quad }] } (read before the removal).
  */
 async function rewrite(bytes, writer) {
 	let pdf;
@@ -84,7 +85,7 @@ async function rewrite(bytes, writer) {
 	for (const page of pdf.pages) {
 		const lines = await pdf.lines(page.number, mayHoldTag, { sources: true });
 		for (const tag of findTags(lines, page.number).filter((t) => t.spec)) {
-			tags.push({ page: page.number, text: tag.text, box: tag.box });
+			tags.push({ page: page.number, text: tag.text, box: tag.box, quad: quadOf(tag, lines) });
 			if (!remover) continue;
 			const line = lines.find((l) => l.text.includes(tag.text));
 			const why = writer === 'line' ? remover.removeText(page.number, line, 0, line.text.length) : remover.removeTag(tag, lines);
@@ -94,6 +95,29 @@ async function rewrite(bytes, writer) {
 	if (!remover) return { bytes, changed: false, removed: 0, skipped, tags };
 	const result = await remover.write();
 	return { ...result, bytes: Buffer.from(result.bytes), skipped: [...skipped, ...(result.skipped ?? [])], tags };
+}
+
+/**
+ * A tag's outline: its glyphs' em boxes from the first to the last (the reader's glyphs: origin, advance and height
+ * vectors in viewport points; the em box spans -0.2 to 0.8 of the height, as the reader's boxes do), a parallelogram
+ * along the baseline; the occurrence in its line whose bounds are the tag's box. The box itself when none matches.
+ */
+function quadOf(tag, lines) {
+	for (const line of lines) {
+		for (let at = line.text.indexOf(tag.text); at >= 0; at = line.text.indexOf(tag.text, at + 1)) {
+			const glyphs = line.glyphOf.slice(at, at + tag.text.length).filter((g) => g >= 0);
+			if (!glyphs.length) continue;
+			const g = (i) => line.glyphs.slice(i * 6, i * 6 + 6);
+			const [fx, fy, , , fhx, fhy] = g(Math.min(...glyphs));
+			const [lx, ly, lax, lay, lhx, lhy] = g(Math.max(...glyphs));
+			const quad = [[fx - 0.2 * fhx, fy - 0.2 * fhy], [lx + lax - 0.2 * lhx, ly + lay - 0.2 * lhy], [lx + lax + 0.8 * lhx, ly + lay + 0.8 * lhy], [fx + 0.8 * fhx, fy + 0.8 * fhy]];
+			const xs = quad.map(([x]) => x);
+			const ys = quad.map(([, y]) => y);
+			const box = tag.box;
+			if (Math.abs(Math.min(...xs) - box.left) + Math.abs(Math.max(...xs) - box.right) + Math.abs(Math.min(...ys) - box.top) + Math.abs(Math.max(...ys) - box.bottom) < 0.5) return quad;
+		}
+	}
+	return quadOfBox(tag.box);
 }
 
 // ---- text -------------------------------------------------------------------------------------------------------
@@ -109,10 +133,13 @@ async function pdfjsText(bytes, pages, password) {
 
 const unescape = (s) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
 
-/** poppler's words (`pdftotext -bbox`, its reading order) of the pages: Map page → string of words. */
+/**
+ * poppler's words (`pdftotext -raw -bbox`: in content-stream order, which the rewrite keeps; poppler's reading order
+ * is a layout guess that the tags themselves sway) of the pages: Map page → string of words.
+ */
 function popplerText(file, pages, password) {
 	const [first, last] = [Math.min(...pages), Math.max(...pages)];
-	const html = tool('pdftotext', [...(password ? ['-upw', password] : []), '-bbox', '-f', String(first), '-l', String(last), file, '-']).stdout;
+	const html = tool('pdftotext', [...(password ? ['-upw', password] : []), '-raw', '-bbox', '-f', String(first), '-l', String(last), file, '-']).stdout;
 	const texts = new Map();
 	html.split(/<page\b/).slice(1).forEach((chunk, i) => {
 		if (pages.includes(first + i)) texts.set(first + i, [...chunk.matchAll(/<word[^>]*>([^<]*)<\/word>/g)].map((m) => unescape(m[1])).join(' '));
@@ -200,6 +227,7 @@ async function oneFile(fixture, work) {
 	const after = path.join(work, 'after.pdf');
 	fs.writeFileSync(before, bytes);
 	fs.writeFileSync(after, result.bytes);
+	if (opts.keep) fs.mkdirSync(opts.keep, { recursive: true }), fs.writeFileSync(path.join(opts.keep, name.replace(/\.pdf$/, '.after.pdf')), result.bytes);
 	const password = fixture.userPassword;
 	await check(`${name}: qpdf --check passes on the output`, async () => {
 		const run = tool('qpdf', [...(password ? [`--password=${password}`] : []), '--check', after], { okCodes: [0, 2, 3] });
@@ -212,7 +240,7 @@ async function oneFile(fixture, work) {
 		const rendered = await check(`${name}: ${renderer}: ${pages.length < fixture.pages ? `pages ${pages.join(',')} of ${fixture.pages}` : `${pages.length} pages`} rendered before and after at ${DPI} dpi`, async () => {
 			const a = renderImages(renderer, before, pages, DPI, work, password);
 			const b = renderImages(renderer, after, pages, DPI, work, password);
-			pageResults = pages.map((page) => ({ page, ...comparePage(a.get(page), b.get(page), result.tags.filter((t) => t.page === page).map((t) => t.box), { scale: SCALE, margin: MARGIN }) }));
+			pageResults = pages.map((page) => ({ page, ...comparePage(a.get(page), b.get(page), result.tags.filter((t) => t.page === page).map((t) => t.quad), { scale: SCALE, margin: MARGIN }) }));
 			for (const r of pageResults) add(fixture.producer, renderer, r);
 			return pageResults.map((r) => `p${r.page} ${r.sizeBefore}`).join(', ');
 		});
@@ -232,7 +260,7 @@ async function oneFile(fixture, work) {
 	await check(`${name}: pdf.js reads no tag text and the same other words`, async () =>
 		sameTextWithoutTags('pdf.js', await pdfjsText(bytes, pages, password), await pdfjsText(result.bytes, pages, password), tags),
 	);
-	await check(`${name}: poppler (pdftotext -bbox) reads no tag text and the same other words`, async () =>
+	await check(`${name}: poppler (pdftotext -raw -bbox) reads no tag text and the same other words`, async () =>
 		sameTextWithoutTags('poppler', popplerText(before, pages, password), popplerText(after, pages, password), tags),
 	);
 }

@@ -1,26 +1,49 @@
 // The pixel rule of scripts/tags-vanish.mjs (issue 42): one page rendered before and after the tags' removal by the
 // same renderer at the same resolution, and the tags' boxes (the reader's, viewport points: top-left origin, y down).
 //
-// A tag's box in pixels has two rectangles: the INNER one (pixels wholly inside the box) and the OUTER one (the box
-// widened by `margin` pixels on each side, for anti-aliasing: a glyph's edge pixels are partly inked beyond its box).
-//   outside  every pixel outside all the outer rectangles is identical before and after (nothing else moved or went);
-//   inside   every pixel of an inner rectangle in the after-image is background: no tag ink left;
+// A tag's outline (its glyphs' em boxes, first to last: a parallelogram along the baseline, turned with rotated text)
+// has two pixel regions: the INNER one (pixels wholly inside it) and the OUTER one (it widened by `margin` pixels, for
+// anti-aliasing: a glyph's edge pixels are partly inked beyond its em box).
+//   outside  every pixel outside all the outer regions is identical before and after (nothing else moved or went);
+//   inside   every pixel of an inner region in the after-image is background: no tag ink left;
 //   band     a pixel between the two is background after, or unchanged (a neighbour's edge may reach into it).
 // "Background" is what the page shows under the tag without it, read from the before-image just outside the outer
-// rectangle (a one-pixel ring, which the tag never inks): the ring's most frequent colour (white paper, or a tinted
+// region's bounding rectangle (a one-pixel ring, which the tag never inks): the ring's most frequent colour (white paper, or a tinted
 // table cell's colour), or for a pixel in row y the colour both ends of that row of the ring share (a rule or a cell
 // edge crossing the box horizontally), or likewise for its column (one crossing vertically). Tag ink is none of these:
 // it is darker than the paper and does not run through the box from one side to the other.
 // Exact colours, no tolerance: each renderer is deterministic, and what the tag covered is painted only by what lies
 // under it, the same operations in both files.
 
-/** A box in points → { inner, outer } pixel rectangles [x0, y0, x1, y1) clipped to the image. */
-export function pixelRects(box, scale, margin, width, height) {
-	const clip = ([x0, y0, x1, y1]) => [Math.max(0, x0), Math.max(0, y0), Math.min(width, x1), Math.min(height, y1)];
-	const inner = clip([Math.ceil(box.left * scale), Math.ceil(box.top * scale), Math.floor(box.right * scale), Math.floor(box.bottom * scale)]);
-	const outer = clip([Math.floor(box.left * scale) - margin, Math.floor(box.top * scale) - margin, Math.ceil(box.right * scale) + margin, Math.ceil(box.bottom * scale) + margin]);
-	return { inner, outer };
+/**
+ * A tag's outline in points: four corners in order (the reader's glyph em boxes from its first glyph to its last, a
+ * parallelogram along the baseline: a tag at 30° is not its axis-aligned bounds, which reach over its neighbours).
+ * Returns { inner(x, y), outer(x, y), rect }: whether pixel (x, y) lies wholly inside (its centre at least half a
+ * diagonal inside every edge) or within `margin` pixels of it, and the outer region's bounds [x0, y0, x1, y1) clipped.
+ */
+export function pixelRegion(quad, scale, margin, width, height) {
+	const q = quad.map(([x, y]) => [x * scale, y * scale]);
+	const area = q.reduce((sum, [x, y], i) => sum + x * q[(i + 1) % 4][1] - q[(i + 1) % 4][0] * y, 0);
+	const edges = q.map(([x, y], i) => {
+		const [nx, ny] = q[(i + 1) % 4];
+		const len = Math.hypot(nx - x, ny - y) || 1;
+		const sign = area >= 0 ? 1 : -1; // inward normal whichever way the corners turn
+		return [x, y, (-(ny - y) / len) * sign, ((nx - x) / len) * sign];
+	});
+	const depth = (x, y) => {
+		const [cx, cy] = [x + 0.5, y + 0.5];
+		let min = Infinity;
+		for (const [ex, ey, nx, ny] of edges) min = Math.min(min, (cx - ex) * nx + (cy - ey) * ny);
+		return min;
+	};
+	const xs = q.map(([x]) => x);
+	const ys = q.map(([, y]) => y);
+	const rect = [Math.max(0, Math.floor(Math.min(...xs)) - margin), Math.max(0, Math.floor(Math.min(...ys)) - margin), Math.min(width, Math.ceil(Math.max(...xs)) + margin), Math.min(height, Math.ceil(Math.max(...ys)) + margin)];
+	return { inner: (x, y) => depth(x, y) >= Math.SQRT1_2, outer: (x, y) => depth(x, y) > -(margin + Math.SQRT1_2), rect };
 }
+
+/** An axis-aligned box { left, top, right, bottom } as a quad. */
+export const quadOfBox = (b) => [[b.left, b.top], [b.right, b.top], [b.right, b.bottom], [b.left, b.bottom]];
 
 const rgbAt = (img, x, y) => {
 	const i = (y * img.width + x) * 3;
@@ -72,13 +95,15 @@ function backgroundOf(before, [X0, Y0, X1, Y1]) {
  * bandBounds } (counts in pixels; bounds [x0, y0, x1, y1) in pixels or undefined). Images of different sizes: only
  * the sizes (every pixel counts as differing).
  */
-export function comparePage(before, after, boxes, { scale, margin }) {
+export function comparePage(before, after, quads, { scale, margin }) {
 	const { width, height } = before;
 	const out = { sizeBefore: `${width}×${height}`, sizeAfter: `${after.width}×${after.height}`, compared: width * height, differing: 0, inside: 0, ink: 0, band: 0 };
 	if (after.width !== width || after.height !== height) return { ...out, differing: width * height, diffBounds: [0, 0, width, height] };
-	const rects = boxes.map((box) => pixelRects(box, scale, margin, width, height));
+	const regions = quads.map((quad) => pixelRegion(quad, scale, margin, width, height));
 	const masked = new Uint8Array(width * height);
-	for (const { outer: [X0, Y0, X1, Y1] } of rects) for (let y = Y0; y < Y1; y++) masked.fill(1, y * width + X0, y * width + X1);
+	for (const { outer, rect: [X0, Y0, X1, Y1] } of regions) {
+		for (let y = Y0; y < Y1; y++) for (let x = X0; x < X1; x++) if (outer(x, y)) masked[y * width + x] = 1;
+	}
 	const a = before.data;
 	const b = after.data;
 	for (let p = 0; p < width * height; p++) {
@@ -92,15 +117,15 @@ export function comparePage(before, after, boxes, { scale, margin }) {
 			out.diffBounds = grow(out.diffBounds, p % width, Math.floor(p / width));
 		}
 	}
-	for (const { inner, outer } of rects) {
-		const [X0, Y0, X1, Y1] = outer;
-		const bg = backgroundOf(before, outer);
+	for (const { inner, outer, rect } of regions) {
+		const [X0, Y0, X1, Y1] = rect;
+		const bg = backgroundOf(before, rect);
 		for (let y = Y0; y < Y1; y++) {
 			for (let x = X0; x < X1; x++) {
+				if (!outer(x, y)) continue;
 				const c = rgbAt(after, x, y);
 				const background = c === bg.mode || c === bg.rows[y - Y0] || c === bg.cols[x - X0];
-				const isInner = x >= inner[0] && x < inner[2] && y >= inner[1] && y < inner[3];
-				if (isInner) {
+				if (inner(x, y)) {
 					out.inside++;
 					if (!background) {
 						out.ink++;
