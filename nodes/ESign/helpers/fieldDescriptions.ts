@@ -231,7 +231,7 @@ export function fieldInputProperties(
 			default: 'ui',
 		},
 		{
-			displayName: `Fields come from text tags written in the PDF as ${TAG_FORM}: ${TAG_EXAMPLES}; a text after the signer, such as Company name, names the field for Get Values. ${tagSigners} Write tags in white so signers do not see them.`,
+			displayName: `Fields come from text tags written in the PDF as ${TAG_FORM}: ${TAG_EXAMPLES}; a text after the signer, such as Company name, names the field for Get Values. ${tagSigners}`,
 			name: 'tagsNotice',
 			type: 'notice',
 			default: '',

@@ -9,6 +9,7 @@ import { TAG_EXAMPLES, TAG_FORM, findTags, mayHoldTag } from '../textTags/tags';
 import { detectFileType } from '../../shared/fileType';
 import { FIELD_DEFAULT_SIZES } from './fieldSizes';
 import { onTag } from './placement';
+import type { TagRemover } from './tagRemoval';
 
 /**
  * The node's side of the PDF reader: opening the file (plain-words refusals), reading its tags and anchor texts
@@ -88,7 +89,7 @@ export async function readPdf(
 	i: number,
 	pdf: PdfText,
 	where: string,
-	want: { tags: boolean; anchors: string[] },
+	want: { tags: boolean; anchors: string[]; remover?: TagRemover },
 ): Promise<PdfReading> {
 	const reading: PdfReading = { tags: [], others: [], anchors: new Map(), sample: '', hasText: false };
 	const anchors = [...new Set(want.anchors.map(normaliseAnchor).filter(Boolean))];
@@ -98,12 +99,18 @@ export async function readPdf(
 	let failure: unknown;
 	try {
 		for (const page of pdf.pages) {
-			const lines = await pdf.lines(page.number, keep);
+			// Glyph sources only for the tag remover, which marks each tag's glyphs on the lines it was found in.
+			const lines = await pdf.lines(page.number, keep, { sources: want.remover !== undefined });
 			for (const line of lines) {
 				if (!reading.sample && line.text.trim()) reading.sample = line.text.trim().slice(0, 60);
 				reading.hasText = true;
 			}
-			if (want.tags) reading.tags.push(...findTags(lines, page.number, reading.others));
+			if (want.tags) {
+				const found = findTags(lines, page.number, reading.others);
+				// A tag that cannot be removed stays (the writer keeps why, for the hint); an invalid tag stops the item anyway.
+				for (const tag of found) if (tag.spec) want.remover?.removeTag(tag, lines);
+				reading.tags.push(...found);
+			}
 			for (const [anchor, matches] of findAnchors(lines, page.number, anchors)) (reading.anchors.get(anchor) as AnchorMatch[]).push(...matches);
 		}
 	} catch (cause) {
@@ -113,7 +120,7 @@ export async function readPdf(
 	return reading;
 }
 
-const GRAMMAR = `Write tags as ${TAG_FORM} in the document, e.g. ${TAG_EXAMPLES}; signer 1 is the first signer. Write them in white so signers do not see them.`;
+const GRAMMAR = `Write tags as ${TAG_FORM} in the document, e.g. ${TAG_EXAMPLES}; signer 1 is the first signer. Create and Send removes them from the file it uploads.`;
 
 /** The error when a PDF has no tag: what the file does have, in plain words. */
 export function noTagsError(this: IExecuteFunctions, i: number, where: string, pdf: PdfText, reading: PdfReading): NodeOperationError {
