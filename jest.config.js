@@ -30,6 +30,7 @@ const STRICT_SUITES = [
 	'test/ESign/document/document.test.ts',
 	'test/ESign/document/createAndSend.test.ts',
 	'test/ESign/document/tags.test.ts',
+	'test/ESign/document/tagRemoval.test.ts',
 	'test/ESign/document/formFields.slow.test.ts',
 	'test/ESign/signer/*.test.ts',
 	'test/ESign/field/*.test.ts',
