@@ -1,7 +1,7 @@
-// Text tags in real n8n (issue 37): what example 8 must make a site do. The fields stand where pdf.js reads the
-// contract's tags, and once both signers signed, the signed PDF the site hands out has each signature stamped over
-// its tag (read back with pdf.js: the signer's name, which the site stamps as the signature, lies inside the tag's
-// box). The last signed contract is kept for the docs' picture (signedPagePicture).
+// Text tags in real n8n (issues 37 and 42): what example 8 must make a site do. The fields stand where pdf.js reads
+// the contract's (black) tags, and once both signers signed, the signed PDF the site hands out shows no tag text and
+// has each signature stamped over its tag (read back with pdf.js: the signer's name, which the site stamps as the
+// signature, lies inside the tag's box). The last signed contract is kept for the docs' picture (signedPagePicture).
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -40,6 +40,10 @@ export async function signedOverTags(site, docId) {
 	if (signed.subarray(0, 5).toString('latin1') !== '%PDF-') fail(`the signed file is not a PDF (${file?.type})`);
 	fs.mkdirSync(path.dirname(SIGNED_CONTRACT), { recursive: true });
 	fs.writeFileSync(SIGNED_CONTRACT, signed);
+	// The tags are black: the node removed them from the file it uploaded (issue 42), so no page shows any of their text.
+	const left = await readPdf(signed, { glyphs: false, anchors: ['{{', '}}'] });
+	const traces = left.pages.flatMap((page) => page.anchors.map((a) => `${a.text} on page ${page.page}`));
+	if (left.tags.length || left.braces.length || traces.length) fail(`the signed PDF still shows tag text: ${[...left.tags, ...left.braces].map((t) => t.text).concat(traces).join(', ')}`);
 	const stamped = await readPdf(signed, { glyphs: false, anchors: SIGNERS.map(([name]) => name), pages: [2] });
 	const notes = [];
 	for (const [name, tagText] of SIGNERS) {
@@ -49,7 +53,7 @@ export async function signedOverTags(site, docId) {
 		if (!over) fail(`no "${name}" stamped inside tag ${tagText} ${JSON.stringify(tag.box)}; found at ${JSON.stringify(names.map((a) => a.box))}`);
 		notes.push(`${name}'s signature stamped at ${over.box.map((n) => n.toFixed(0)).join(',')} inside ${tagText}`);
 	}
-	return `${fields.length} fields on the ${original.tags.length} tags; completed; ${notes.join('; ')}`;
+	return `${fields.length} fields on the ${original.tags.length} tags; completed; no tag text in the signed PDF (pdf.js); ${notes.join('; ')}`;
 }
 
 /** The signed contract's signature page as a PNG (pdftoppm, Debian's poppler-utils), for the docs. */

@@ -206,7 +206,7 @@ const FIXTURES = [
 	{
 		file: 'website-contract.pdf',
 		producer: 'libreoffice-odt',
-		how: 'soffice --convert-to pdf src/website-contract.fodt (Writer, default PDF export); the sandbox serves it as the sample tagged-contract.pdf',
+		how: 'soffice --convert-to pdf src/website-contract.fodt (Writer, default PDF export)',
 		features: ['classic xref table', 'TrueType subset fonts', 'white tags', 'table', 'A4'],
 		make: () => pinVolatile(readFileSync(soffice(path.join(SRC, 'website-contract.fodt'), 'pdf')), EPOCH),
 		tags: WEBSITE_TAGS,
@@ -217,7 +217,7 @@ const FIXTURES = [
 		// cells (Table1.B1) tinted, so a removed tag must leave the cell's colour, not white.
 		file: 'website-contract-black.pdf',
 		producer: 'libreoffice-odt',
-		how: 'src/website-contract.fodt with fo:color #ffffff → #000000 and Table1.B1 given fo:background-color #fff2cc (blackTags() in make.mjs), soffice --convert-to pdf',
+		how: 'src/website-contract.fodt with fo:color #ffffff → #000000 and Table1.B1 given fo:background-color #fff2cc (blackTags() in make.mjs), soffice --convert-to pdf; the sandbox serves it as the sample tagged-contract.pdf',
 		features: ['black tags (visible)', 'tags in tinted table cells', 'classic xref table', 'TrueType subset fonts', 'A4'],
 		make: () => pinVolatile(readFileSync(soffice(blackTags(), 'pdf')), EPOCH),
 		tags: WEBSITE_TAGS.map((tag, i) => ({ ...tag, note: tag.note.replace(/^white/, i < 4 ? 'black, tinted cell' : 'black') })), // the first four: Table1

@@ -169,7 +169,8 @@ async function makeTextPdf({ title, pages, size }) {
 	return Buffer.from(await pdf.save());
 }
 
-const TAGGED_CONTRACT = path.join(__dirname, '..', 'fixtures', 'pdf', 'website-contract.pdf');
+// Black tags (issue 42): the node removes them from the file it uploads, so signers never see them.
+const TAGGED_CONTRACT = path.join(__dirname, '..', 'fixtures', 'pdf', 'website-contract-black.pdf');
 const FILLABLE_FORM = path.join(__dirname, '..', 'fixtures', 'pdf', 'form-pdflib.pdf');
 
 let samplesPromise;
@@ -183,8 +184,8 @@ function getSamples() {
 			'contract.pdf': file(await makeTextPdf({ title: 'Sample Contract', pages: 2, size: LETTER }), 'application/pdf'),
 			'one-page.pdf': file(await makeTextPdf({ title: 'One-Page Agreement', pages: 1, size: LETTER }), 'application/pdf'),
 			'a4.pdf': file(await makeTextPdf({ title: 'A4 Agreement', pages: 1, size: A4 }), 'application/pdf'),
-			// A LibreOffice document with white text tags for two signers (test/fixtures/pdf, made by
-			// scripts/make-pdf-fixtures.sh): what the README's text-tags example and the e2e use.
+			// A LibreOffice document with black text tags for two signers (test/fixtures/pdf, made by
+			// scripts/pdf-fixtures/make.mjs): what the README's text-tags example and the e2e use.
 			'tagged-contract.pdf': file(fs.readFileSync(TAGGED_CONTRACT), 'application/pdf'),
 			// A fillable 2-page tenancy form (pdf-lib; fixture form-pdflib.pdf): the form-fields example and the e2e.
 			'tenancy-form.pdf': file(fs.readFileSync(FILLABLE_FORM), 'application/pdf'),
