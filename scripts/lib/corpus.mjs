@@ -110,7 +110,14 @@ const EXPECTED = {
 			const sent = await site.document(sentId);
 			const sentFields = (await site.call('GET', `/documents/${sentId}/fields`)).body;
 			assert(sent?.status === 'sent' && sentFields.length === 8, `document ${sentId}: ${sent?.status}, ${sentFields.length} fields`);
-			return `draft ${draftId}: 8 fields from tags, then 3 by anchor texts; document ${sentId} sent with 8 fields from its tags`;
+			// The one change for this saved workflow (issue 42, the new default Remove Tags From the PDF): Create and Send
+			// uploads the original followed by an update that no longer draws the tags; Replace All leaves the draft's file.
+			const original = await site.sample('tagged-contract.pdf');
+			const fileOf = async (id) => Buffer.from(await (await fetch(`${site.controlBase}/documents/${id}/file`)).arrayBuffer());
+			const upload = await fileOf(sentId);
+			assert(upload.length > original.length && upload.subarray(0, original.length).equals(original), `document ${sentId}'s file (${upload.length} bytes) is not the original (${original.length}) followed by an update`);
+			assert((await fileOf(draftId)).equals(original), `draft ${draftId}'s file changed`);
+			return `draft ${draftId}: 8 fields from tags (its file unchanged), then 3 by anchor texts; document ${sentId} sent with 8 fields from its tags, its file the original + ${upload.length - original.length} bytes of update`;
 		},
 	},
 	esignCorpus09FormFields: {

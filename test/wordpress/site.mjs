@@ -58,7 +58,8 @@ async function writeSamples(dir) {
 	fs.mkdirSync(dir, { recursive: true });
 	for (const [name, sample] of Object.entries(await getSamples())) {
 		const file = path.join(dir, name);
-		if (!fs.existsSync(file)) fs.writeFileSync(file, sample.data);
+		// Rewritten when a sample changed (the tagged contract's tags turned black, issue 42), so a kept site serves the new one.
+		if (!fs.existsSync(file) || !fs.readFileSync(file).equals(sample.data)) fs.writeFileSync(file, sample.data);
 	}
 }
 
