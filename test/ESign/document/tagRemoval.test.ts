@@ -86,6 +86,17 @@ describe('Create and Send → Remove Tags From the PDF', () => {
 		expect(hintsOf(res)).toEqual([]);
 	});
 
+	test('with binary data stored on disk (n8n 2.x’s filesystem mode) too: the rewritten file on, the stored file byte for byte off', async () => {
+		const on = await esign(sb, createAndSend(), { input: fileInput(black, 'black-contract.pdf'), binaryMode: 'filesystem' });
+		expect(on.error).toBeUndefined();
+		const bytes = await uploaded(on.items[0].json.id);
+		expect(bytes.length).toBeGreaterThan(black.length);
+		expect(bytes.subarray(0, black.length).equals(black)).toBe(true);
+		expect((await reading(bytes)).tags).toEqual([]);
+		const off = await esign(sb, createAndSend({ removeTags: false }), { input: fileInput(black, 'black-contract.pdf'), binaryMode: 'filesystem' });
+		expect((await uploaded(off.items[0].json.id)).equals(black)).toBe(true);
+	});
+
 	test('an encrypted file goes up unchanged, with a hint saying why and that the tags stay visible', async () => {
 		const encrypted = fixture('agreement-rc4-128.pdf');
 		const res = await esign(sb, createAndSend(), { input: fileInput(encrypted, 'encrypted.pdf') });
