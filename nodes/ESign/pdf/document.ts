@@ -2,7 +2,7 @@ import type { Decryptor } from './crypt';
 import { openEncryption } from './crypt';
 import { decodeFilters } from './filters';
 import { Lexer, Tok } from './lexer';
-import { PdfDict, PdfError, PdfRef, PdfStream, isName, numberOf } from './objects';
+import { PdfDict, PdfError, PdfRef, PdfStream, isName, isNumber, numberOf } from './objects';
 import type { PdfObject } from './objects';
 import { Parser } from './parser';
 import { orElse } from './recover';
@@ -101,7 +101,7 @@ export class PdfDocument {
 			const stream = await orElse(this.objectStream(num), undefined);
 			stream?.offsets.forEach((_, index) => {
 				const inner = stream.numbers[index];
-				if (!this.xref.entries.has(inner)) this.xref.entries.set(inner, { type: 2, offset: 0, gen: 0, stream: num, index });
+				if (!this.xref.entries.has(inner)) this.xref.entries.set(inner, { type: 2, stream: num, index });
 			});
 		}
 		if (!(this.xref.trailer.get('Root') instanceof PdfRef)) {
@@ -158,7 +158,7 @@ export class PdfDocument {
 		lexer.next();
 		lexer.next();
 		if (lexer.next() !== Tok.Keyword || lexer.value !== 'obj') return undefined;
-		return lexer.next() === Tok.Number ? Number(lexer.value) : undefined;
+		return lexer.nextNumber();
 	}
 
 	private decryptStrings(object: PdfObject, num: number, gen: number, depth: number): PdfObject {
@@ -190,10 +190,11 @@ export class PdfDocument {
 				const numbers: number[] = [];
 				const offsets: number[] = [];
 				for (let i = 0; i < count; i++) {
-					if (lexer.next() !== Tok.Number) break;
-					numbers.push(lexer.value as number);
-					if (lexer.next() !== Tok.Number) break;
-					offsets.push(lexer.value as number);
+					const inner = lexer.nextNumber();
+					const offset = inner === undefined ? undefined : lexer.nextNumber();
+					if (inner === undefined || offset === undefined) break;
+					numbers.push(inner);
+					offsets.push(offset);
 				}
 				return { data, offsets, first, numbers };
 			})();
@@ -218,6 +219,12 @@ export class PdfDocument {
 
 	async get(dict: PdfDict | undefined, key: string): Promise<PdfObject | undefined> {
 		return dict ? this.resolve(dict.get(key)) : undefined;
+	}
+
+	/** A dictionary's number entry, direct or by reference, or `fallback` when it is missing or not a number. */
+	async number<F extends number | undefined>(dict: PdfDict | undefined, key: string, fallback: F): Promise<number | F> {
+		const value = await this.get(dict, key);
+		return isNumber(value) ? value : fallback;
 	}
 
 	async dict(dict: PdfDict | undefined, key: string): Promise<PdfDict | undefined> {

@@ -77,9 +77,9 @@ export async function inflate(input: Uint8Array, cap: number): Promise<Uint8Arra
 function unpredict(data: Uint8Array, parms: PdfDict | undefined): Uint8Array {
 	const predictor = numberOf(parms, 'Predictor', 1);
 	if (predictor <= 1) return data;
-	const colors = Math.max(1, Math.min(32, Number(parms?.get('Colors') ?? 1) || 1));
-	const bpc = Math.max(1, Math.min(16, Number(parms?.get('BitsPerComponent') ?? 8) || 8));
-	const columns = Math.max(1, Math.min(MAX_PREDICTOR_COLUMNS, Number(parms?.get('Columns') ?? 1) || 1));
+	const colors = Math.max(1, Math.min(32, numberOf(parms, 'Colors', 1) || 1));
+	const bpc = Math.max(1, Math.min(16, numberOf(parms, 'BitsPerComponent', 8) || 8));
+	const columns = Math.max(1, Math.min(MAX_PREDICTOR_COLUMNS, numberOf(parms, 'Columns', 1) || 1));
 	const bpp = Math.max(1, (colors * bpc + 7) >> 3);
 	const rowLength = (colors * bpc * columns + 7) >> 3;
 	if (predictor === 2) {
@@ -133,7 +133,8 @@ export async function decodeFilters(data: Uint8Array, filter: PdfObject | undefi
 		const rawName = isName(entry) ? entry.name : undefined;
 		if (rawName === undefined) throw new PdfError('damaged', 'a stream names a filter that is not a name');
 		const name = ABBREVIATIONS[rawName] ?? rawName;
-		const p = parmList[i] instanceof PdfDict ? (parmList[i] as PdfDict) : undefined;
+		const parm = parmList[i];
+		const p = parm instanceof PdfDict ? parm : undefined;
 		switch (name) {
 			case 'FlateDecode':
 				out = unpredict(await inflate(out, cap), p);

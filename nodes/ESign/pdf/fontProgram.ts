@@ -1,6 +1,6 @@
 import { cffBuiltInEncoding } from './cff';
 import type { PdfDocument } from './document';
-import { PdfDict, PdfStream, isName, isNumber } from './objects';
+import { PdfDict, PdfStream, isName } from './objects';
 import { orElse } from './recover';
 import { trueTypeGlyphText, trueTypeSymbolicText } from './trueType';
 import { type1BuiltInEncoding } from './type1Program';
@@ -31,8 +31,7 @@ export async function programEncoding(doc: PdfDocument, descriptor: PdfDict | un
 	const type1 = await doc.resolve(descriptor.get('FontFile'));
 	if (type1 instanceof PdfStream) {
 		const data = await programData(doc, type1);
-		const length1 = await doc.get(type1.dict, 'Length1');
-		const names = data && type1BuiltInEncoding(data, isNumber(length1) ? length1 : undefined);
+		const names = data && type1BuiltInEncoding(data, await doc.number(type1.dict, 'Length1', undefined));
 		return names ? { names } : undefined;
 	}
 	const cff = await doc.resolve(descriptor.get('FontFile3'));

@@ -124,7 +124,7 @@ async function simpleFont(doc: PdfDocument, dict: PdfDict, subtype: string): Pro
 	const descriptor = await doc.dict(dict, 'FontDescriptor');
 	const baseFont = await doc.get(dict, 'BaseFont');
 	const base = isName(baseFont) ? baseFont.name : '';
-	const flags = Number((await doc.get(descriptor, 'Flags')) ?? 0) || 0;
+	const flags = await doc.number(descriptor, 'Flags', 0);
 	// Base encoding, then Differences.
 	const encodingValue = await doc.get(dict, 'Encoding');
 	let baseEncoding: string | undefined;
@@ -167,9 +167,9 @@ async function simpleFont(doc: PdfDocument, dict: PdfDict, subtype: string): Pro
 	// Symbol, not embedded: its built-in encoding.
 	if (!toUnicode && !known && implicit?.builtIn) programText = symbolBuiltIn();
 	// Widths: /Widths from FirstChar, else the standard font's metrics, else MissingWidth.
-	const firstChar = Number((await doc.get(dict, 'FirstChar')) ?? 0) || 0;
+	const firstChar = await doc.number(dict, 'FirstChar', 0);
 	const widths = await numbers(doc, dict.get('Widths'));
-	const missing = Number((await doc.get(descriptor, 'MissingWidth')) ?? 0) || 0;
+	const missing = await doc.number(descriptor, 'MissingWidth', 0);
 	const metrics = widths.length ? undefined : standardWidths(standard);
 	let scale = 0.001;
 	if (subtype === 'Type3') {
@@ -209,8 +209,7 @@ async function compositeFont(doc: PdfDocument, dict: PdfDict): Promise<PdfFont> 
 	const descendants = await doc.resolve(dict.get('DescendantFonts'));
 	const cidFont = Array.isArray(descendants) ? await doc.resolve(descendants[0]) : undefined;
 	const cid = cidFont instanceof PdfDict ? cidFont : new PdfDict();
-	const dw = await doc.get(cid, 'DW');
-	const defaultWidth = isNumber(dw) ? dw : 1000;
+	const defaultWidth = await doc.number(cid, 'DW', 1000);
 	const widths = new Map<number, number>();
 	const w = await doc.resolve(cid.get('W'));
 	if (Array.isArray(w)) {

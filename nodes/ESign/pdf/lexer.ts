@@ -63,6 +63,11 @@ export class Lexer {
 		this.pos = pos;
 	}
 
+	/** The next token as a number, or undefined when it is something else (the token is read either way). */
+	nextNumber(): number | undefined {
+		return this.next() === Tok.Number ? (this.value as number) : undefined;
+	}
+
 	next(): Tok {
 		const { data, end } = this;
 		this.skipWhite();

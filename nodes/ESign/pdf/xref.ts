@@ -1,20 +1,29 @@
 import { wordAt } from './chars';
 import { Lexer, Tok, isRegular, isWhite } from './lexer';
 import { PdfDict, PdfError, PdfRef, PdfStream, isName, isNumber, numberOf } from './objects';
-import type { PdfObject } from './objects';
 import { Parser } from './parser';
 import { attempt, orElse } from './recover';
 import { MAX_XREF_SECTIONS, MAX_XREF_SUBSECTION, STARTXREF_WINDOW, maxXrefEntries } from './limits';
 
-/** Where each object is: at a byte offset (type 1) or inside an object stream (type 2). */
-export interface XrefEntry {
-	type: 1 | 2;
+/** An object at a byte offset of the file (type 1). */
+export interface OffsetEntry {
+	type: 1;
 	offset: number;
 	gen: number;
-	/** type 2: the object stream's number and the index inside it */
+}
+
+/** An object inside an object stream (type 2): the stream's object number and the object's index inside it. */
+export interface StreamEntry {
+	type: 2;
 	stream: number;
 	index: number;
 }
+
+/** Where each object is. */
+export type XrefEntry = OffsetEntry | StreamEntry;
+
+/** A section's entries while the chain is read: `null` marks an object the section lists as free. */
+type Section = Map<number, XrefEntry | null>;
 
 export interface XrefTable {
 	entries: Map<number, XrefEntry>;
@@ -38,43 +47,40 @@ function startxref(data: Uint8Array): number | undefined {
 	const at = lastIndexOf(data, STARTXREF, Math.max(0, data.length - STARTXREF_WINDOW), data.length);
 	if (at < 0) return undefined;
 	const lexer = new Lexer(data, at + STARTXREF.length);
-	return lexer.next() === Tok.Number ? (lexer.value as number) : undefined;
+	return lexer.nextNumber();
 }
 
-function addEntry(into: Map<number, XrefEntry>, num: number, entry: XrefEntry | undefined) {
-	// Newest section first: an entry already known (even as free, `undefined` marks it) is never replaced.
-	if (!into.has(num)) into.set(num, entry as XrefEntry);
+function addEntry(into: Section, num: number, entry: XrefEntry | null) {
+	// Newest section first: an entry already known (even as free) is never replaced.
+	if (!into.has(num)) into.set(num, entry);
 }
 
 /** A classic "xref" section at `pos` (just after the keyword); returns its trailer. */
-function classicSection(data: Uint8Array, pos: number, into: Map<number, XrefEntry>): PdfDict {
+function classicSection(data: Uint8Array, pos: number, into: Section): PdfDict {
 	const lexer = new Lexer(data, pos);
-	const section = new Map<number, XrefEntry | undefined>();
+	const section: Section = new Map();
 	for (;;) {
 		const save = lexer.pos;
 		const tok = lexer.next();
 		if (tok === Tok.Keyword && lexer.value === 'trailer') break;
 		if (tok !== Tok.Number) throw new PdfError('damaged', 'the cross-reference table is damaged');
 		const first = lexer.value as number;
-		if (lexer.next() !== Tok.Number) throw new PdfError('damaged', 'the cross-reference table is damaged');
-		const count = lexer.value as number;
-		if (!Number.isInteger(first) || !Number.isInteger(count) || first < 0 || count < 0 || count > MAX_XREF_SUBSECTION) {
+		const count = lexer.nextNumber();
+		if (count === undefined || !Number.isInteger(first) || !Number.isInteger(count) || first < 0 || count < 0 || count > MAX_XREF_SUBSECTION) {
 			lexer.pos = save;
 			throw new PdfError('damaged', 'the cross-reference table is damaged');
 		}
 		let base = first;
 		for (let i = 0; i < count; i++) {
-			if (lexer.next() !== Tok.Number) throw new PdfError('damaged', 'the cross-reference table is damaged');
-			const offset = lexer.value as number;
-			if (lexer.next() !== Tok.Number) throw new PdfError('damaged', 'the cross-reference table is damaged');
-			const gen = lexer.value as number;
-			if (lexer.next() !== Tok.Keyword) throw new PdfError('damaged', 'the cross-reference table is damaged');
+			const offset = lexer.nextNumber();
+			const gen = lexer.nextNumber();
+			if (offset === undefined || gen === undefined || lexer.next() !== Tok.Keyword) throw new PdfError('damaged', 'the cross-reference table is damaged');
 			const kind = lexer.value;
 			// A subsection "1 N" that begins with object 0's free entry is a classic producer bug: its entries are
 			// objects 0 to N-1, as readers number them.
 			if (i === 0 && first === 1 && kind === 'f' && offset === 0 && gen === 65535) base = 0;
 			const num = base + i;
-			if (!section.has(num)) section.set(num, kind === 'n' && offset > 0 ? { type: 1, offset, gen, stream: 0, index: 0 } : undefined);
+			if (!section.has(num)) section.set(num, kind === 'n' && offset > 0 ? { type: 1, offset, gen } : null);
 		}
 	}
 	const trailer = new Parser(lexer).getObject();
@@ -84,7 +90,7 @@ function classicSection(data: Uint8Array, pos: number, into: Map<number, XrefEnt
 }
 
 /** An xref stream (PDF 1.5) at `pos` ("N G obj <<…>> stream"). */
-async function streamSection(data: Uint8Array, pos: number, into: Map<number, XrefEntry>, decode: StreamDecoder): Promise<PdfDict> {
+async function streamSection(data: Uint8Array, pos: number, into: Section, decode: StreamDecoder): Promise<PdfDict> {
 	const lexer = new Lexer(data, pos);
 	if (lexer.next() !== Tok.Number || lexer.next() !== Tok.Number || lexer.next() !== Tok.Keyword || lexer.value !== 'obj') {
 		throw new PdfError('damaged', 'the cross-reference of the PDF is damaged');
@@ -95,12 +101,12 @@ async function streamSection(data: Uint8Array, pos: number, into: Map<number, Xr
 	}
 	const dict = stream.dict;
 	const widths = dict.get('W');
-	if (!Array.isArray(widths) || widths.length < 3 || !widths.every((w) => isNumber(w) && w >= 0 && w <= 8)) {
+	if (!Array.isArray(widths) || widths.length < 3 || !widths.every((w): w is number => isNumber(w) && w >= 0 && w <= 8)) {
 		throw new PdfError('damaged', 'the cross-reference stream of the PDF is damaged');
 	}
-	const [w1, w2, w3] = widths as number[];
-	const size = numberOf(dict, 'Size', 0);
-	const index = Array.isArray(dict.get('Index')) ? (dict.get('Index') as PdfObject[]) : [0, size];
+	const [w1, w2, w3] = widths;
+	const listed = dict.get('Index');
+	const index = Array.isArray(listed) ? listed : [0, numberOf(dict, 'Size', 0)];
 	const bytes = await decode(stream);
 	const rowLength = w1 + w2 + w3;
 	if (rowLength === 0) throw new PdfError('damaged', 'the cross-reference stream of the PDF is damaged');
@@ -121,9 +127,9 @@ async function streamSection(data: Uint8Array, pos: number, into: Map<number, Xr
 			const second = field(at + w1, w2);
 			const third = field(at + w1 + w2, w3);
 			const num = first + k;
-			if (type === 1) addEntry(into, num, { type: 1, offset: second, gen: third, stream: 0, index: 0 });
-			else if (type === 2) addEntry(into, num, { type: 2, offset: 0, gen: 0, stream: second, index: third });
-			else addEntry(into, num, undefined);
+			if (type === 1) addEntry(into, num, { type: 1, offset: second, gen: third });
+			else if (type === 2) addEntry(into, num, { type: 2, stream: second, index: third });
+			else addEntry(into, num, null);
 			if (into.size > most) throw new PdfError('damaged', 'the cross-reference stream of the PDF lists more objects than the file can hold');
 		}
 	}
@@ -134,7 +140,7 @@ async function streamSection(data: Uint8Array, pos: number, into: Map<number, Xr
 export async function readXref(data: Uint8Array, decode: StreamDecoder): Promise<XrefTable> {
 	let offset = startxref(data);
 	if (offset === undefined) throw new PdfError('damaged', 'the PDF has no "startxref"');
-	const entries = new Map<number, XrefEntry>();
+	const listed: Section = new Map();
 	let trailer: PdfDict | undefined;
 	const seen = new Set<number>();
 	for (let n = 0; offset !== undefined; n++) {
@@ -148,18 +154,18 @@ export async function readXref(data: Uint8Array, decode: StreamDecoder): Promise
 		let sectionTrailer: PdfDict;
 		if (wordAt(data, pos, 'xref')) {
 			// Hybrid files: the xref stream's entries (compressed objects) come before /Prev's.
-			const section = new Map<number, XrefEntry>();
+			const section: Section = new Map();
 			sectionTrailer = classicSection(data, pos + 4, section);
 			const hybrid = sectionTrailer.get('XRefStm');
 			if (isNumber(hybrid) && !seen.has(hybrid)) {
-				const extra = new Map<number, XrefEntry>();
+				const extra: Section = new Map();
 				// A damaged xref stream of a hybrid file: its classic table alone still reads the file (or a rebuild does).
 				await orElse(streamSection(data, hybrid, extra, decode), undefined);
 				for (const [num, entry] of extra) if (entry && !section.get(num)) section.set(num, entry);
 			}
-			for (const [num, entry] of section) addEntry(entries, num, entry);
+			for (const [num, entry] of section) addEntry(listed, num, entry);
 		} else {
-			sectionTrailer = await streamSection(data, pos, entries, decode);
+			sectionTrailer = await streamSection(data, pos, listed, decode);
 		}
 		if (!trailer) trailer = sectionTrailer;
 		else for (const [key, value] of sectionTrailer.map) if (!trailer.map.has(key)) trailer.set(key, value);
@@ -167,7 +173,8 @@ export async function readXref(data: Uint8Array, decode: StreamDecoder): Promise
 		offset = isNumber(prev) ? prev : undefined;
 	}
 	if (!trailer) throw new PdfError('damaged', 'the PDF has no trailer');
-	for (const [num, entry] of entries) if (!entry) entries.delete(num);
+	const entries = new Map<number, XrefEntry>();
+	for (const [num, entry] of listed) if (entry) entries.set(num, entry);
 	return { entries, trailer, recovered: false };
 }
 
@@ -203,7 +210,7 @@ export function scanXref(data: Uint8Array): XrefTable {
 			while (at >= 0 && isDigit(data[at]) && numEnd - at <= 10) at--;
 			if (at + 1 === numEnd || isDigit(data[at] ?? 0)) continue;
 			const num = Number(String.fromCharCode(...data.subarray(at + 1, numEnd)));
-			entries.set(num, { type: 1, offset: at + 1, gen, stream: 0, index: 0 });
+			entries.set(num, { type: 1, offset: at + 1, gen });
 		} else if (c === 116 /* t */ && wordAt(data, pos, 'trailer')) {
 			// A damaged trailer is skipped; another may follow.
 			const dict = attempt(() => new Parser(new Lexer(data, pos + 7)).getObject(), undefined);
