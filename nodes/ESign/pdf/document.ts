@@ -167,7 +167,7 @@ export class PdfDocument {
 		if (object instanceof Uint8Array) return decryptor.string(object, num, gen);
 		if (Array.isArray(object)) return object.map((item) => this.decryptStrings(item, num, gen, depth + 1));
 		const dict = object instanceof PdfStream ? object.dict : object instanceof PdfDict ? object : undefined;
-		if (dict) for (const [key, value] of dict.map) dict.set(key, this.decryptStrings(value, num, gen, depth + 1));
+		if (dict) for (const [key, value] of dict.entries()) dict.set(key, this.decryptStrings(value, num, gen, depth + 1));
 		return object;
 	}
 

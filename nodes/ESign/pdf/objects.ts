@@ -34,10 +34,20 @@ export class PdfRef {
 }
 
 export class PdfDict {
+	/** Read it through get/has/entries; the writer's files still reach it directly (issue 43: to become private). */
 	readonly map = new Map<string, PdfObject>();
 
 	get(key: string): PdfObject | undefined {
 		return this.map.get(key);
+	}
+
+	has(key: string): boolean {
+		return this.map.has(key);
+	}
+
+	/** The entries in the file's order. */
+	entries(): IterableIterator<[string, PdfObject]> {
+		return this.map.entries();
 	}
 
 	set(key: string, value: PdfObject): void {

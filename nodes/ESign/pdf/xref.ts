@@ -168,7 +168,7 @@ export async function readXref(data: Uint8Array, decode: StreamDecoder): Promise
 			sectionTrailer = await streamSection(data, pos, listed, decode);
 		}
 		if (!trailer) trailer = sectionTrailer;
-		else for (const [key, value] of sectionTrailer.map) if (!trailer.map.has(key)) trailer.set(key, value);
+		else for (const [key, value] of sectionTrailer.entries()) if (!trailer.has(key)) trailer.set(key, value);
 		const prev = sectionTrailer.get('Prev');
 		offset = isNumber(prev) ? prev : undefined;
 	}
