@@ -281,6 +281,23 @@ const MUTATIONS = [
 		guards: [/^Reject Deliveries Older Than .*ISO 8601 with Z: two hours old is stale/],
 	},
 	{
+		// One error policy (issue 43): a limit met while reading stops the read, wherever a fallback stands.
+		name: 'the PDF reader falls back past a limit (a decompression bomb in a ToUnicode map reads as no map)',
+		file: 'nodes/ESign/pdf/recover.ts',
+		from: "return error instanceof PdfError && (error.kind === 'damaged' || error.kind === 'unsupported');",
+		to: 'return error instanceof PdfError;',
+		tests: ['test/unit/pdf/recover.test.ts'],
+		guards: ['a limit stops the read in a ToUnicode map', "in a hybrid file's xref stream"],
+	},
+	{
+		name: 'the PDF reader turns a programming error (a TypeError) into a repair, as if the data were damaged',
+		file: 'nodes/ESign/pdf/recover.ts',
+		from: "return error instanceof PdfError && (error.kind === 'damaged' || error.kind === 'unsupported');",
+		to: "return !(error instanceof PdfError) || error.kind === 'damaged' || error.kind === 'unsupported';",
+		tests: ['test/unit/pdf/recover.test.ts'],
+		guards: ['a TypeError while parsing a ToUnicode map reaches the caller', 'a TypeError while reading the cross-reference is not answered by a rebuild'],
+	},
+	{
 		// The control: proves that a guard failing on a TypeError is not counted. It must be reported NOT caught.
 		name: 'control: a TypeError thrown inside the page walk (a crash, not a broken promise)',
 		control: true,
