@@ -2,6 +2,7 @@ import type { PdfDocument } from './document';
 import type { Glyph, PdfFont } from './fonts';
 import { loadFont } from './fonts';
 import { Lexer, Tok } from './lexer';
+import { FORM_DRAW_COST, MAX_CONTENT_OPERANDS, MAX_FORM_DEPTH, MAX_STATE_DEPTH } from './limits';
 import type { Matrix } from './matrix';
 import { IDENTITY, isMatrix, multiply } from './matrix';
 import { PdfDict, PdfError, PdfRef, PdfStream, isName, isNumber } from './objects';
@@ -31,12 +32,6 @@ export interface PlacedGlyph {
 }
 
 export { pageContent } from './pageContent';
-
-const MAX_FORM_DEPTH = 12;
-/** A Form XObject's draw counts as at least this many bytes of content: its setup is work even when it is empty. */
-const FORM_DRAW_COST = 1024;
-const MAX_STATE_DEPTH = 256;
-const MAX_OPERANDS = 4096;
 
 /** Loaded fonts by reference: one per document, so a font the pages share is read once (not once a page). */
 export type FontCache = Map<PdfObject | string, Promise<PdfFont>>;
@@ -164,7 +159,7 @@ export class ContentRunner {
 			if (tok === Tok.EOF) break;
 			if (tok !== Tok.Keyword) {
 				const value = readOperand(lexer, tok, 0);
-				if (ops.length < MAX_OPERANDS && value !== undefined) ops.push(value);
+				if (ops.length < MAX_CONTENT_OPERANDS && value !== undefined) ops.push(value);
 				continue;
 			}
 			const op = lexer.value as string;

@@ -1,4 +1,5 @@
 import type { PlacedGlyph } from './content';
+import { MAX_PAGE_GLYPHS } from './limits';
 import { PdfError } from './objects';
 import { pushSource } from './provenance';
 
@@ -36,8 +37,6 @@ export interface TextLine {
 
 const DESCENT = 0.2;
 const ASCENT = 0.8;
-/** Glyphs one page may show: a dense page has tens of thousands; past this the page's lines would not fit in memory. */
-const MAX_PAGE_GLYPHS = 1_000_000;
 
 /** The em box of glyph `index` of a line. */
 export function emBox(line: TextLine, index: number): Box {

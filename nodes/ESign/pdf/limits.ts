@@ -65,6 +65,19 @@ export const MAX_PREDICTOR_COLUMNS = 1 << 20;
 /** Depth of the page tree: real trees are a few levels; recursion must stay bounded. */
 export const MAX_PAGE_TREE_DEPTH = 64;
 
+// Page content (content.ts, layout.ts); PdfLimits.contentBytes bounds the bytes interpreted
+
+/** Form XObjects nested inside each other (a form drawing itself is a cycle; real documents nest two or three). */
+export const MAX_FORM_DEPTH = 12;
+/** A Form XObject's draw counts as at least this many bytes of content: its setup is work even when it is empty. */
+export const FORM_DRAW_COST = 1024;
+/** Graphics states saved by q and not yet restored that are kept (deeper saves are dropped, not stacked). */
+export const MAX_STATE_DEPTH = 256;
+/** Operands kept before one operator (no operator takes more than a handful; a TJ array is one operand). */
+export const MAX_CONTENT_OPERANDS = 4096;
+/** Glyphs one page may show: a dense page has tens of thousands; past this the page's lines would not fit in memory. */
+export const MAX_PAGE_GLYPHS = 1_000_000;
+
 // Fonts (fonts.ts, cmap.ts, type1Program.ts, cidUnicode.ts)
 
 /** Items of a font's /Widths (or other number list) read: codes of a simple font are 0–255, CIDs two bytes. */
