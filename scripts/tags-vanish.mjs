@@ -10,8 +10,8 @@
 //             widened by MARGIN px for anti-aliasing) identical; inside them no tag ink left: the rule, with what
 //             "background" means (paper, a tinted cell, a rule crossing the box), is in scripts/lib/renderCompare.mjs;
 //   text      pdf.js (test/support/pdfjs.js) and poppler (`pdftotext -raw -bbox`) read the output: no tag text, and the
-//             same word sequence as the original's with the tags taken out (a tag matched with any white space
-//             between its characters, as extractors space text differently).
+//             same words as the original's with the tags taken out (a tag matched with any white space between its
+//             characters; a word boundary may come or go only where a tag was: extractors infer spaces from positions).
 // Prints PASS/FAIL per file per check, the per-producer figures, and ends with `N passed, M failed` (exit 1 on any
 // failure). Installs the renderers and qpdf when missing (as root: apt-get).
 //
