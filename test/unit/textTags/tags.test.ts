@@ -1,6 +1,6 @@
 // Text tags (nodes/ESign/textTags/tags.ts): every rule and error of the grammar ({{type:signer[:part]…}}), and findTags on
 // lines made by hand (test/unit/pdf/lines.ts), whose glyph boxes are known without the layout code.
-import { findTags, mayHoldTag, parseTag } from '../../../nodes/ESign/textTags/tags';
+import { braceSpans, findTags, mayHoldTag, parseTag } from '../../../nodes/ESign/textTags/tags';
 import { glyphBox, line } from '../pdf/lines';
 
 describe('parseTag: types and signers', () => {
@@ -170,5 +170,21 @@ describe('findTags on very long lines', () => {
 		expect(found).toHaveLength(20_001);
 		expect(found[19_999]).toMatchObject({ text: '{{date:1', error: expect.stringMatching(/not closed/) });
 		expect(found[20_000]).toMatchObject({ text: '{{date:2}}', spec: { signer: 2 } });
+	});
+});
+
+describe('braceSpans: what a tag looks like, one rule for tags and anchors', () => {
+	it('gives every closed {{…}} of a line, tag or not, and no cut one; exactly the texts findTags reads', () => {
+		const text = 'Sign {{signature:1}} for {{ client_name }} {{date:2 then {{ text : 1 }} end {{x';
+		const spans = braceSpans(text);
+		expect(spans.map(([start, stop]) => text.slice(start, stop))).toEqual(['{{signature:1}}', '{{ client_name }}', '{{ text : 1 }}']);
+		const others: string[] = [];
+		const tags = findTags([line(text)], 1, others).filter((tag) => !tag.error?.includes('not closed'));
+		expect(tags.map((tag) => tag.text)).toEqual(['{{signature:1}}', '{{ text : 1 }}']);
+		expect(others).toEqual(['{{client_name}}']);
+	});
+
+	it('a line without a brace has none', () => {
+		expect(braceSpans('Signature: ____')).toEqual([]);
 	});
 });
