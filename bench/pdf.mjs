@@ -32,7 +32,7 @@
 // but unpatched. Profile lines are those of the built JavaScript in bench/results/pdf-build/.
 //
 // Options: --reps N (7; or BENCH_PDF_REPS), --fixture-reps N (5), --file PDF (another file; --tags N its expected
-// tag count, else from the manifest), --skip memory,fixtures, --profile, --fine, --source. Results:
+// tag count, else from the manifest), --skip memory,fixtures,rewrite, --profile, --fine, --source. Results:
 // bench/results/pdf-<time>.json.
 // It is a benchmark, not a test: it exits 1 only when a read fails or finds another number of tags than expected.
 import { spawn } from 'node:child_process';
@@ -142,6 +142,30 @@ async function readOurs(bytes, { sample, line } = {}) {
 	return { pages: pdf.pages.length, tags };
 }
 
+/**
+ * Ours with the tag removal (issue 42), as the node uploads a tagged file: the same read with glyph sources, every
+ * tag marked for removal, then the incremental update written. Compared with readOurs: the removal's cost.
+ */
+async function readOursRewrite(bytes, { sample, line } = {}) {
+	const { PdfText, findTags, mayHoldTag } = loadOurs();
+	const pdf = await PdfText.open(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length));
+	sample?.('open');
+	const keep = line ? (l) => (line(), mayHoldTag(l)) : mayHoldTag;
+	const remover = pdf.tagRemover();
+	let tags = 0;
+	for (const page of pdf.pages) {
+		const lines = await pdf.lines(page.number, keep, { sources: true });
+		for (const tag of findTags(lines, page.number)) {
+			tags++;
+			remover.removeTag(tag, lines);
+		}
+		sample?.(page.number);
+	}
+	const upload = await remover.write();
+	sample?.('write');
+	return { pages: pdf.pages.length, tags, removed: upload.removed, uploadBytes: upload.bytes.length };
+}
+
 /** pdf.js's text extraction over every page: the baseline. The bytes are copied (pdf.js may take the buffer over). */
 async function readPdfjs(bytes, { sample, password } = {}) {
 	const lib = await loadPdfjs();
@@ -239,6 +263,26 @@ async function timeMain(bytes, reps) {
 	};
 }
 
+/** The read alone against the read with the tag removal and the update written, interleaved. */
+async function timeRewrite(bytes, reps) {
+	await readOursRewrite(bytes); // compiled before the figures, as timeMain's first runs
+	const runs = { read: [], rewrite: [], ratio: [] };
+	let last;
+	for (let r = 0; r < reps; r++) {
+		const order = r % 2 ? ['rewrite', 'read'] : ['read', 'rewrite'];
+		const got = {};
+		for (const who of order) got[who] = await timed(() => (who === 'read' ? readOurs(bytes) : readOursRewrite(bytes)));
+		last = got.rewrite.result;
+		runs.read.push(got.read.ms);
+		runs.rewrite.push(got.rewrite.ms);
+		runs.ratio.push(got.rewrite.ms / got.read.ms);
+		process.stdout.write(`  rewrite repetition ${r + 1}/${reps}: read ${f1(got.read.ms)} ms, read + removal + update ${f1(got.rewrite.ms)} ms\n`);
+	}
+	const read = stats(runs.read);
+	const rewrite = stats(runs.rewrite);
+	return { ...last, read, rewrite, ratio: rewrite.median / read.median, perRepRatio: stats(runs.ratio) };
+}
+
 async function timeFixtures(reps) {
 	const manifest = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'manifest.json'), 'utf8'));
 	const rows = [];
@@ -290,9 +334,9 @@ const procStatus = (key) => {
 
 /** A subject's read, its code loaded first (loading is not part of what a child measures). */
 async function subjectRead(subject) {
-	if (subject === 'ours') {
+	if (subject === 'ours' || subject === 'rewrite') {
 		loadOurs();
-		return readOurs;
+		return subject === 'ours' ? readOurs : readOursRewrite;
 	}
 	await loadPdfjs();
 	return readPdfjs;
@@ -390,7 +434,7 @@ function child(args, nodeFlags = ['--expose-gc']) {
 
 async function memory(opts, size) {
 	const out = {};
-	for (const subject of ['ours', 'pdfjs']) {
+	for (const subject of opts.skip.has('rewrite') ? ['ours', 'pdfjs'] : ['ours', 'pdfjs', 'rewrite']) {
 		const fine = opts.fine ? ['--fine'] : [];
 		const lived = await child(['--child', 'live', '--subject', subject, '--file', opts.file, ...fine]);
 		const rss = [];
@@ -537,6 +581,11 @@ async function main() {
 		failures++;
 		console.log(`[bench:pdf] FAILED: ours found ${time.tags} tags, expected ${expectedTags}`);
 	}
+	const rewrite = opts.skip.has('rewrite') ? undefined : await timeRewrite(bytes, opts.reps);
+	if (rewrite && rewrite.removed !== rewrite.tags) {
+		failures++;
+		console.log(`[bench:pdf] FAILED: the removal took ${rewrite.removed} of ${rewrite.tags} tags`);
+	}
 	const mem = opts.skip.has('memory') ? undefined : await memory(opts, bytes.length);
 	const fixtures = opts.skip.has('fixtures') || opts.file !== CONTRACT ? [] : await timeFixtures(opts.fixtureReps);
 	for (const row of fixtures) {
@@ -559,6 +608,20 @@ async function main() {
 		['ratio ours ÷ pdf.js (medians; per-rep min, max)', f2(time.ratio), f2(time.perRepRatio.min), f2(time.perRepRatio.max), f2(time.first.oursMs / time.first.pdfjsMs)],
 		['CPU time, all threads: ours / pdf.js / ratio', f1(time.cpu.ours.median), f1(time.cpu.pdfjs.median), f2(time.cpu.ratio), ''],
 	]);
+	if (rewrite) {
+		console.log(`\n  tag removal (issue 42): ${rewrite.removed} of ${rewrite.tags} tags removed; upload ${kb(rewrite.uploadBytes)} (the file ${kb(bytes.length)} + the update)`);
+		table([
+			['time, ms', 'median', 'min', 'max'],
+			['ours: the read alone (as above)', f1(rewrite.read.median), f1(rewrite.read.min), f1(rewrite.read.max)],
+			['ours: read with sources + removeTag + write()', f1(rewrite.rewrite.median), f1(rewrite.rewrite.min), f1(rewrite.rewrite.max)],
+			['ratio (medians; per-rep min, max); at most 1.5', f2(rewrite.ratio), f2(rewrite.perRepRatio.min), f2(rewrite.perRepRatio.max)],
+		]);
+		if (mem?.rewrite) {
+			const beyond = (k) => (mem.rewrite.live[k].peakBytes - mem.ours.live[k].peakBytes) / bytes.length;
+			const hwm = (mem.rewrite.rss.hwmGrowth.median - mem.ours.rss.hwmGrowth.median) / bytes.length;
+			console.log(`  memory beyond the read ÷ file size (at most 2): live heap peak, 2nd read ${f2(beyond(1))}, 1st read ${f2(beyond(0))}; RSS high-water growth, 1st read ${f2(hwm)}`);
+		}
+	}
 	if (mem) {
 		console.log(`\n  memory growth ÷ file size (${kb(bytes.length)}); baseline: modules loaded, file in memory, after a forced GC`);
 		const liveCell = (s, k) => `${f2(s.live[k].ratio)} (${kb(s.live[k].peakBytes)}, at ${s.live[k].peakAt === 'open' ? 'open' : s.live[k].peakAt === 'line' ? 'a line end' : `page ${s.live[k].peakAt}`})`;
@@ -604,7 +667,7 @@ async function main() {
 	fs.mkdirSync(RESULTS_DIR, { recursive: true });
 	const out = path.join(RESULTS_DIR, `pdf-${stamp()}.json`);
 	machine.loadAverageEnd = os.loadavg();
-	const result = { date: new Date().toISOString(), reader: opts.source ? 'source (ts-register)' : 'built', file: name, bytes: bytes.length, expectedTags, reps: opts.reps, machine, time, memory: mem, fixtures, profiles };
+	const result = { date: new Date().toISOString(), reader: opts.source ? 'source (ts-register)' : 'built', file: name, bytes: bytes.length, expectedTags, reps: opts.reps, machine, time, rewrite, memory: mem, fixtures, profiles };
 	fs.writeFileSync(out, JSON.stringify(result, null, 2) + '\n');
 	console.log(`\n[bench:pdf] load average at the end ${os.loadavg().map(f2).join(' ')}; results: ${path.relative(ROOT, out)}`);
 	return failures ? 1 : 0;

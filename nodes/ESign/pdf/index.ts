@@ -105,6 +105,7 @@ export class PdfText {
 		// Sources (where each glyph's code is) only when asked: the tag remover needs them, a plain read does not.
 		const runner = new ContentRunner(this.doc, builder.add, this.fonts, options.sources ? this.sources : undefined);
 		await runner.runPage(data, page.resources, displayMatrix(page), pageNumber);
+		if (options.sources) this.sources.lastPage = { stream: this.sources.id(`page ${pageNumber}`), data };
 		builder.flush();
 		return builder.lines;
 	}

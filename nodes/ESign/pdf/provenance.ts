@@ -47,6 +47,8 @@ export function pushSource(into: number[], s: GlyphSource): void {
 export class SourceTable {
 	readonly keys: string[] = [];
 	private readonly ids = new Map<string, number>();
+	/** The last page read with sources: its content's id and decoded bytes (the tag remover rewrites them at once). */
+	lastPage: { stream: number; data: Uint8Array } | undefined;
 
 	id(key: string): number {
 		let id = this.ids.get(key);

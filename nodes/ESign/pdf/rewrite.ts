@@ -3,20 +3,21 @@ import { firstFreeNumber, updateBytes } from './incremental';
 import type { UpdateObject } from './incremental';
 import type { Box, TextLine } from './layout';
 import { boxOf } from './layout';
-import { PdfDict, PdfName, PdfRef, PdfStream } from './objects';
-import { pageContent } from './pageContent';
-import type { CodeRemoval } from './opRewrite';
-import { applyEdits, rewriteOperator } from './opRewrite';
+import { PdfDict, PdfRef } from './objects';
 import type { PdfPage } from './pages';
 import { SOURCE_SIZE, Src } from './provenance';
 import type { SourceTable } from './provenance';
-import { decodesFully, updateBlocker } from './safety';
-import { deflate } from './serialize';
+import { updateBlocker } from './safety';
+import type { Prepared } from './streamEdit';
+import { copyDict, flateDict, glyphKey, loadStream, opKey, prepareStream } from './streamEdit';
 
 /**
  * The tag remover: marks the glyphs of tags (found in lines read with sources) and writes an incremental update in
  * which those glyphs are no longer drawn, each replaced by an equal advance. Only the marked glyphs' codes change:
  * text that only looks alike elsewhere is never touched. Where a rewrite is not safe the file stays as it was.
+ *
+ * A page's content is rewritten as soon as tags of another page are marked (the node marks page by page), from the
+ * bytes its read just decoded, and its deflate runs while the next pages are read: the decoded content is not kept.
  */
 
 export interface TagRemoval {
@@ -35,14 +36,8 @@ export interface TagRemoval {
 interface Marked {
 	page: number;
 	text: string;
-	/** glyph sources: [stream, opStart, opEnd, item, code, length, advance, size] per glyph, from the line */
+	/** glyph sources (SOURCE_SIZE numbers each), from the line */
 	glyphs: number[][];
-}
-
-interface Loaded {
-	data: Uint8Array;
-	page?: PdfPage;
-	form?: PdfStream;
 }
 
 const MAX_TAGS = 100_000;
@@ -51,8 +46,12 @@ export class TagRemover {
 	private readonly marked: Marked[] = [];
 	private readonly skipped: TagRemoval['skipped'] = [];
 	private readonly used = new WeakMap<TextLine, Set<number>>();
-	/** Streams loaded by `write` (checked, then rewritten: decoded once). */
-	private readonly loaded = new Map<number, Promise<Loaded | string>>();
+	/** the marked glyphs by stream */
+	private readonly byStream = new Map<number, number[][]>();
+	/** streams rewritten so far (a stream marked again later is rewritten again) */
+	private readonly prepared = new Map<number, Promise<Prepared>>();
+	/** the page stream marked last, rewritten when another stream is marked or at write() */
+	private open: { stream: number; data?: Uint8Array } | undefined;
 
 	constructor(
 		private readonly doc: PdfDocument,
@@ -94,7 +93,27 @@ export class TagRemover {
 		}
 		if (!glyphs.length) return this.skip(page, text, 'it has no glyphs');
 		this.marked.push({ page, text, glyphs });
+		for (const g of glyphs) this.note(g);
 		return undefined;
+	}
+
+	private note(g: number[]): void {
+		const stream = g[Src.Stream];
+		const list = this.byStream.get(stream);
+		if (list) list.push(g);
+		else this.byStream.set(stream, [g]);
+		this.prepared.delete(stream);
+		if (!this.sources.keys[stream]?.startsWith('page ') || this.open?.stream === stream) return;
+		if (this.open) this.prepare(this.open.stream, this.open.data);
+		const last = this.sources.lastPage;
+		this.open = { stream, data: last?.stream === stream ? last.data : undefined };
+	}
+
+	private prepare(stream: number, known?: Uint8Array, glyphs = this.byStream.get(stream) ?? []): Promise<Prepared> {
+		const pending = loadStream(this.doc, this.pages, this.sources.keys[stream] ?? '', known).then((loaded) => prepareStream(loaded, glyphs));
+		pending.catch(() => undefined); // awaited in write()
+		this.prepared.set(stream, pending);
+		return pending;
 	}
 
 	private skip(page: number, text: string, reason: string): string {
@@ -108,137 +127,70 @@ export class TagRemover {
 		const unchanged = (reason?: string): TagRemoval => ({ bytes: original, changed: false, reason, removed: 0, skipped: [...this.skipped] });
 		const blocker = await updateBlocker(this.doc);
 		if (blocker) return unchanged(blocker);
+		if (this.open) this.prepare(this.open.stream, this.open.data);
+		this.open = undefined;
 		let tags = this.marked;
 		// A stream or operator that cannot be rewritten leaves every tag that touches it (and only those) in place.
-		for (let round = 0; round < 2 && tags.length; round++) {
-			const failed = await this.failures(tags);
-			if (!failed.size) break;
+		for (let round = 0; round < 3 && tags.length; round++) {
+			const results = await this.results(tags);
+			const failed = new Map<number | string, string>();
+			for (const [stream, result] of results) {
+				if (result.reason) failed.set(stream, result.reason);
+				for (const [key, reason] of result.failed) failed.set(key, reason);
+			}
+			if (!failed.size) return this.update(tags, results);
 			tags = tags.filter((tag) => {
 				const why = tag.glyphs.map((g) => failed.get(g[Src.Stream]) ?? failed.get(opKey(g))).find((reason) => reason !== undefined);
 				if (why !== undefined) this.skipped.push({ page: tag.page, text: tag.text, reason: why });
 				return why === undefined;
 			});
 		}
-		if (!tags.length) return unchanged();
-		const objects = await this.objects(tags);
-		this.loaded.clear();
-		if (!objects) return unchanged('the PDF changed while it was being read');
-		const { list, size } = objects;
-		const update = updateBytes(original, this.doc.xref.trailer, list, size);
-		const bytes = new Uint8Array(original.length + update.length);
-		bytes.set(original);
-		bytes.set(update, original.length);
-		return { bytes, changed: true, removed: tags.length, skipped: [...this.skipped] };
+		return unchanged();
 	}
 
-	/** Each stream's and operator's failure (by stream id, or "stream:opStart"), for the tags given. */
-	private async failures(tags: Marked[]): Promise<Map<number | string, string>> {
-		const failed = new Map<number | string, string>();
-		for (const [stream, ops] of group(tags)) {
-			const loaded = await this.load(stream);
-			if (typeof loaded === 'string') {
-				failed.set(stream, loaded);
-				continue;
-			}
-			for (const [opStart, { opEnd, removals }] of ops) {
-				const result = rewriteOperator(loaded.data, opStart, opEnd, removals);
-				if ('reason' in result) failed.set(`${stream}:${opStart}`, result.reason);
+	/** Each stream the tags touch, rewritten without exactly their glyphs (a stream prepared for others again). */
+	private async results(tags: Marked[]): Promise<Map<number, Prepared>> {
+		const glyphs = new Map<number, number[][]>();
+		for (const tag of tags) {
+			for (const g of tag.glyphs) {
+				const list = glyphs.get(g[Src.Stream]);
+				if (list) list.push(g);
+				else glyphs.set(g[Src.Stream], [g]);
 			}
 		}
-		return failed;
-	}
-
-	private load(stream: number): Promise<Loaded | string> {
-		let pending = this.loaded.get(stream);
-		if (!pending) {
-			pending = this.read(stream);
-			this.loaded.set(stream, pending);
+		const out = new Map<number, Prepared>();
+		for (const [stream, list] of glyphs) {
+			let result = await (this.prepared.get(stream) ?? this.prepare(stream, undefined, list));
+			const keys = new Set(list.map(glyphKey));
+			if (keys.size !== result.keys.size || [...keys].some((key) => !result.keys.has(key))) result = await this.prepare(stream, undefined, list);
+			out.set(stream, result);
 		}
-		return pending;
+		return out;
 	}
 
-	/** A content stream's decoded bytes and what it is: a page's /Contents (one or several streams) or a form. */
-	private async read(stream: number): Promise<Loaded | string> {
-		const key = this.sources.keys[stream] ?? '';
-		const pageMatch = /^page (\d+)$/.exec(key);
-		if (pageMatch) {
-			const page = this.pages[Number(pageMatch[1]) - 1];
-			if (!page?.ref) return 'its page is not an object of its own';
-			const contents = await this.doc.resolve(page.dict.get('Contents'));
-			for (const part of Array.isArray(contents) ? contents : [contents]) {
-				const part2 = await this.doc.resolve(part);
-				if (part2 instanceof PdfStream && !(await decodesFully(this.doc, part2))) return 'its page content is damaged (it did not decode to its end)';
-			}
-			return { data: await pageContent(this.doc, page.dict.get('Contents')), page };
-		}
-		const [num, gen] = key.split(' ').map(Number);
-		const form = await this.doc.resolve(new PdfRef(num, gen));
-		if (!(form instanceof PdfStream)) return 'its form is missing';
-		if (!(await decodesFully(this.doc, form))) return 'its form content is damaged (it did not decode to its end)';
-		return { data: await this.doc.streamData(form), form };
-	}
-
-	/** The update's objects: each rewritten page content as a new stream (the page redefined), each form redefined. */
-	private async objects(tags: Marked[]): Promise<{ list: UpdateObject[]; size: number } | undefined> {
+	private async update(tags: Marked[], results: Map<number, Prepared>): Promise<TagRemoval> {
 		const list: UpdateObject[] = [];
 		let next = firstFreeNumber(this.doc.xref.trailer, this.doc.xref.entries.keys());
-		for (const [stream, ops] of group(tags)) {
-			const loaded = await this.load(stream);
-			if (typeof loaded === 'string') return undefined;
-			const edits: Array<{ start: number; end: number; text: string }> = [];
-			for (const [opStart, { opEnd, removals }] of [...ops].sort((a, b) => a[0] - b[0])) {
-				const result = rewriteOperator(loaded.data, opStart, opEnd, removals);
-				if ('reason' in result) return undefined;
-				edits.push({ start: opStart, end: opEnd, text: result.text });
-			}
-			const data = await deflate(applyEdits(loaded.data, edits));
-			if (loaded.page?.ref) {
+		for (const result of results.values()) {
+			const data = await (result.output as Promise<Uint8Array>);
+			if (result.page?.ref) {
+				// A new stream for the page's content (its old streams may be shared with other pages), the page redefined.
 				const contentNum = next++;
-				list.push({ num: contentNum, gen: 0, value: streamDict(new PdfDict()), stream: data });
-				const page = copy(loaded.page.dict);
+				list.push({ num: contentNum, gen: 0, value: flateDict(new PdfDict()), stream: data });
+				const page = copyDict(result.page.dict);
 				page.set('Contents', new PdfRef(contentNum, 0));
-				list.push({ num: loaded.page.ref.num, gen: loaded.page.ref.gen, value: page });
-			} else if (loaded.form?.ref) {
-				list.push({ num: loaded.form.ref.num, gen: loaded.form.ref.gen, value: streamDict(copy(loaded.form.dict)), stream: data });
-			} else return undefined;
+				list.push({ num: result.page.ref.num, gen: result.page.ref.gen, value: page });
+			} else if (result.form?.ref) {
+				list.push({ num: result.form.ref.num, gen: result.form.ref.gen, value: flateDict(copyDict(result.form.dict)), stream: data });
+			}
 		}
-		return { list, size: next };
+		const update = updateBytes(this.doc.data, this.doc.xref.trailer, list, next);
+		const bytes = new Uint8Array(this.doc.data.length + update.length);
+		bytes.set(this.doc.data);
+		bytes.set(update, this.doc.data.length);
+		return { bytes, changed: true, removed: tags.length, skipped: [...this.skipped] };
 	}
 }
-
-const opKey = (g: number[]) => `${g[Src.Stream]}:${g[Src.OpStart]}`;
 
 const sameBox = (a: Box, b: Box) =>
 	Math.abs(a.left - b.left) < 1e-6 && Math.abs(a.top - b.top) < 1e-6 && Math.abs(a.right - b.right) < 1e-6 && Math.abs(a.bottom - b.bottom) < 1e-6;
-
-/** Removals by stream, then by operator; a glyph drawn twice (a form drawn twice) is removed once. */
-function group(tags: Marked[]): Map<number, Map<number, { opEnd: number; removals: CodeRemoval[] }>> {
-	const streams = new Map<number, Map<number, { opEnd: number; removals: CodeRemoval[] }>>();
-	const seen = new Set<string>();
-	for (const tag of tags) {
-		for (const g of tag.glyphs) {
-			const key = `${opKey(g)}:${g[Src.Item]}:${g[Src.Code]}`;
-			if (seen.has(key)) continue;
-			seen.add(key);
-			const ops = streams.get(g[Src.Stream]) ?? new Map<number, { opEnd: number; removals: CodeRemoval[] }>();
-			streams.set(g[Src.Stream], ops);
-			const op = ops.get(g[Src.OpStart]) ?? { opEnd: g[Src.OpEnd], removals: [] };
-			ops.set(g[Src.OpStart], op);
-			op.removals.push({ item: g[Src.Item], code: g[Src.Code], length: g[Src.Length], advance: g[Src.Advance], size: g[Src.Size] });
-		}
-	}
-	return streams;
-}
-
-function copy(dict: PdfDict): PdfDict {
-	const out = new PdfDict();
-	for (const [key, value] of dict.map) out.set(key, value);
-	return out;
-}
-
-/** A stream dictionary for Flate data: the old filters, parameters and lengths go (the data is new). */
-function streamDict(dict: PdfDict): PdfDict {
-	for (const key of ['Length', 'Filter', 'DecodeParms', 'F', 'FFilter', 'FDecodeParms', 'DL']) dict.map.delete(key);
-	dict.set('Filter', PdfName.of('FlateDecode'));
-	return dict;
-}

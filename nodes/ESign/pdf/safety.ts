@@ -50,14 +50,38 @@ async function hasSignedField(doc: PdfDocument, fields: PdfObject | undefined): 
 
 /**
  * Whether a content stream decoded to its end. The reader keeps what a damaged Flate stream gives (as viewers do);
- * rewriting it would write the cut-off content as the whole. Other filters end where their data ends.
+ * rewriting it would write the cut-off content as the whole. Other filters end where their data ends. `decoded`: the
+ * stream's decoded bytes when known: a zlib stream ends with the Adler-32 of all its data (RFC 1950), so a match
+ * there says it is whole without inflating it again.
  */
-export async function decodesFully(doc: PdfDocument, stream: PdfStream): Promise<boolean> {
+export async function decodesFully(doc: PdfDocument, stream: PdfStream, decoded?: Uint8Array): Promise<boolean> {
 	const filter = await doc.resolve(stream.dict.get('Filter'));
 	const first = Array.isArray(filter) ? await doc.resolve(filter[0]) : filter;
 	if (!isName(first, 'FlateDecode') && !isName(first, 'Fl')) return true;
+	const single = !Array.isArray(filter) || filter.length === 1;
+	if (decoded && single && stream.dict.get('DecodeParms') === undefined && endsWithAdler(stream.raw, decoded)) return true;
 	if (await inflates(stream.raw, 'deflate')) return true;
 	return inflates(stream.raw, 'deflate-raw');
+}
+
+/** The Adler-32 of `data` among the last bytes of `raw` (an end-of-line or two may follow it). */
+function endsWithAdler(raw: Uint8Array, data: Uint8Array): boolean {
+	let a = 1;
+	let b = 0;
+	// Sums of up to 5552 bytes fit before the modulo (RFC 1950's NMAX).
+	for (let i = 0; i < data.length; ) {
+		const stop = Math.min(data.length, i + 5552);
+		for (; i < stop; i++) {
+			a += data[i];
+			b += a;
+		}
+		a %= 65521;
+		b %= 65521;
+	}
+	for (let end = raw.length; end >= Math.max(4, raw.length - 8); end--) {
+		if (raw[end - 4] === b >> 8 && raw[end - 3] === (b & 255) && raw[end - 2] === a >> 8 && raw[end - 1] === (a & 255)) return true;
+	}
+	return false;
 }
 
 async function inflates(raw: Uint8Array, format: 'deflate' | 'deflate-raw'): Promise<boolean> {

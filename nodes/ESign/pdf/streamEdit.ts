@@ -1,0 +1,111 @@
+import type { PdfDocument } from './document';
+import { PdfDict, PdfName, PdfRef, PdfStream } from './objects';
+import type { CodeRemoval } from './opRewrite';
+import { applyEdits, rewriteOperator } from './opRewrite';
+import { pageContent } from './pageContent';
+import type { PdfPage } from './pages';
+import { Src } from './provenance';
+import { decodesFully } from './safety';
+import { deflate } from './serialize';
+
+/**
+ * One content stream's rewrite for the tag remover: its decoded bytes (a page's /Contents read as one, or a form's
+ * stream), the marked glyphs' operators rewritten, the result deflated. A stream or operator that cannot be rewritten
+ * is reported, so that the tags touching it can stay.
+ */
+
+export interface Loaded {
+	data: Uint8Array;
+	page?: PdfPage;
+	form?: PdfStream;
+}
+
+export interface Prepared {
+	/** the glyphs removed ("stream:opStart:item:code" each) */
+	keys: Set<string>;
+	/** why the whole stream cannot be rewritten */
+	reason?: string;
+	/** operators that cannot be rewritten ("stream:opStart") and why */
+	failed: Map<string, string>;
+	/** the new stream's Flate data, when nothing failed */
+	output?: Promise<Uint8Array>;
+	page?: PdfPage;
+	form?: PdfStream;
+}
+
+export type OpGroup = Map<number, { opEnd: number; removals: CodeRemoval[] }>;
+
+export const opKey = (g: number[]) => `${g[Src.Stream]}:${g[Src.OpStart]}`;
+export const glyphKey = (g: number[]) => `${opKey(g)}:${g[Src.Item]}:${g[Src.Code]}`;
+
+/** Removals by operator; a glyph drawn twice (a form drawn twice) is removed once. */
+export function groupOps(glyphs: Iterable<number[]>): { ops: OpGroup; keys: Set<string> } {
+	const ops: OpGroup = new Map();
+	const keys = new Set<string>();
+	for (const g of glyphs) {
+		const key = glyphKey(g);
+		if (keys.has(key)) continue;
+		keys.add(key);
+		const op = ops.get(g[Src.OpStart]) ?? { opEnd: g[Src.OpEnd], removals: [] };
+		ops.set(g[Src.OpStart], op);
+		op.removals.push({ item: g[Src.Item], code: g[Src.Code], length: g[Src.Length], advance: g[Src.Advance], size: g[Src.Size] });
+	}
+	return { ops, keys };
+}
+
+/** A stream's content by its source key ("page N" or a form's "num gen"); `known`: the page's bytes from its read. */
+export async function loadStream(doc: PdfDocument, pages: PdfPage[], key: string, known?: Uint8Array): Promise<Loaded | string> {
+	const pageMatch = /^page (\d+)$/.exec(key);
+	if (pageMatch) {
+		const page = pages[Number(pageMatch[1]) - 1];
+		if (!page?.ref) return 'its page is not an object of its own';
+		const contents = await doc.resolve(page.dict.get('Contents'));
+		const parts = Array.isArray(contents) ? contents : [contents];
+		const data = known ?? (await pageContent(doc, page.dict.get('Contents')));
+		for (const part of parts) {
+			const stream = await doc.resolve(part);
+			if (stream instanceof PdfStream && !(await decodesFully(doc, stream, parts.length === 1 ? data : undefined))) {
+				return 'its page content is damaged (it did not decode to its end)';
+			}
+		}
+		return { data, page };
+	}
+	const [num, gen] = key.split(' ').map(Number);
+	const form = await doc.resolve(new PdfRef(num, gen));
+	if (!(form instanceof PdfStream)) return 'its form is missing';
+	const data = await doc.formData(form);
+	if (!(await decodesFully(doc, form, data))) return 'its form content is damaged (it did not decode to its end)';
+	return { data, form };
+}
+
+/** The stream rewritten without the glyphs given (all of one stream), or what failed. */
+export function prepareStream(loaded: Loaded | string, glyphs: Iterable<number[]>): Prepared {
+	const { ops, keys } = groupOps(glyphs);
+	if (typeof loaded === 'string') return { keys, reason: loaded, failed: new Map() };
+	const failed = new Map<string, string>();
+	const edits: Array<{ start: number; end: number; text: string }> = [];
+	let stream = -1;
+	for (const key of keys) stream = Number(key.split(':')[0]);
+	for (const [opStart, { opEnd, removals }] of [...ops].sort((a, b) => a[0] - b[0])) {
+		const result = rewriteOperator(loaded.data, opStart, opEnd, removals);
+		if ('reason' in result) failed.set(`${stream}:${opStart}`, result.reason);
+		else edits.push({ start: opStart, end: opEnd, text: result.text });
+	}
+	const output = failed.size ? undefined : deflate(applyEdits(loaded.data, edits));
+	// Started now: the deflate runs while the next pages are read.
+	output?.catch(() => undefined);
+	return { keys, failed, output, page: loaded.page, form: loaded.form };
+}
+
+export function copyDict(dict: PdfDict): PdfDict {
+	const out = new PdfDict();
+	for (const [key, value] of dict.map) out.set(key, value);
+	return out;
+}
+
+/** A stream dictionary for Flate data: the old filters, parameters and lengths go (the data is new). */
+export function flateDict(dict: PdfDict): PdfDict {
+	for (const key of ['Length', 'Filter', 'DecodeParms', 'F', 'FFilter', 'FDecodeParms', 'DL']) dict.map.delete(key);
+	dict.set('Filter', PdfName.of('FlateDecode'));
+	return dict;
+}
