@@ -12,6 +12,7 @@ const { PdfText, PdfError } = require(process.argv[2]);
 const TEXT_TAGS = path.join(path.dirname(process.argv[2]), '..', 'textTags');
 const { findTags, mayHoldTag } = require(path.join(TEXT_TAGS, 'tags.js'));
 const { findAnchors } = require(path.join(TEXT_TAGS, 'anchors.js'));
+const { rewriteCheck } = require('./pdfRewriteCheck.js');
 
 /** Anchor texts looked for on every page, as the node does when a workflow names some. */
 const ANCHORS = ['Signature:', 'a'];
@@ -35,7 +36,9 @@ async function read(message) {
 		}
 		// What the node reads when a workflow takes its fields from the PDF's own form fields.
 		const fields = await pdf.formFields();
-		return answer({ outcome: 'ok', pages: pdf.pages.length, lines, tags, anchors, texts, fields: fields.length });
+		// The tag removal on every file that reads (issue 42): a broken upload is a crash-like finding.
+		const rewrite = message.rewrite === false ? undefined : await rewriteCheck({ PdfText, findTags, mayHoldTag }, new Uint8Array(message.bytes), message.limits || {});
+		return answer({ outcome: 'ok', pages: pdf.pages.length, lines, tags, anchors, texts, fields: fields.length, rewrite });
 	} catch (error) {
 		if (error instanceof PdfError) return answer({ outcome: 'PdfError', kind: error.kind, message: error.message });
 		return answer({ outcome: 'crash', name: error && error.name, message: String(error && error.message), stack: String(error && error.stack) });

@@ -1,11 +1,12 @@
 // A fixed-seed slice of the PDF reader's fuzzing (scripts/fuzz-pdf.mjs runs tens of thousands of cases): mutated
 // fixtures (test/support/pdfFuzz.js: bytes flipped, cut, moved and inserted, and content streams, CMaps, object
 // streams, xref streams and objects mutated behind a sound cross-reference) must each read to a result (lines, tags,
-// anchor texts, form fields) or end in a PdfError, never another exception. Read in this process: no wall clock here; a hang shows as jest's hang guard.
+// anchor texts, form fields, the tag removal's upload read again) or end in a PdfError, never another exception. Read in this process: no wall clock here; a hang shows as jest's hang guard.
 import { PdfError, PdfText } from '../../../nodes/ESign/pdf';
 import { findAnchor } from '../../../nodes/ESign/textTags/anchors';
 import { findTags, mayHoldTag } from '../../../nodes/ESign/textTags/tags';
 import { loadFuzzBases, makeCase } from '../../support/pdfFuzz';
+import { rewriteCheck } from '../../support/pdfRewriteCheck';
 
 const SEED = 7_000_000;
 const CASES = 600;
@@ -18,6 +19,7 @@ describe('fuzz: mutated fixtures', () => {
 		const crashes: string[] = [];
 		const mutations = new Set<string>();
 		let withFields = 0;
+		let rewritten = 0;
 		for (let i = 0; i < CASES; i++) {
 			const made = makeCase(bases, SEED + i);
 			mutations.add(made.kind);
@@ -32,6 +34,9 @@ describe('fuzz: mutated fixtures', () => {
 				}
 				// And its form fields, as the node reads a fillable PDF.
 				if ((await pdf.formFields()).length > 0) withFields++;
+				// And the tag removal (issue 42): the upload reads again with the same pages and without the removed tags.
+				const rewrite = await rewriteCheck({ PdfText, findTags, mayHoldTag }, new Uint8Array(made.bytes));
+				if (rewrite.changed) rewritten++;
 			} catch (error) {
 				if (error instanceof PdfError) outcome = error.kind;
 				else {
@@ -47,6 +52,8 @@ describe('fuzz: mutated fixtures', () => {
 		expect(outcomes.get('damaged') ?? 0).toBeGreaterThan(0);
 		// Mutated fillable fixtures still reach the form-field reader with widgets to read.
 		expect(withFields).toBeGreaterThan(0);
+		// Mutated tagged fixtures reach the removal and come out rewritten.
+		expect(rewritten).toBeGreaterThan(0);
 		expect([...mutations].sort()).toEqual(['bytes', 'content', 'font', 'hybrid', 'object', 'objstm', 'xrefstream']);
 	});
 });
