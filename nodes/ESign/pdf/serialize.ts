@@ -53,8 +53,29 @@ export function formatObject(value: PdfObject | undefined, depth = 0): string {
 	return 'null';
 }
 
-/** Deflate (zlib format, as /FlateDecode reads it) with the platform's CompressionStream. */
+/**
+ * Deflate (zlib format, as /FlateDecode reads it) with the platform's CompressionStream, written and read directly:
+ * a Blob and Response around it cost as much again for the small streams of a page's content.
+ */
 export async function deflate(data: Uint8Array): Promise<Uint8Array> {
-	const stream = new Blob([data as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new CompressionStream('deflate'));
-	return new Uint8Array(await new Response(stream).arrayBuffer());
+	const stream = new CompressionStream('deflate');
+	const writer = stream.writable.getWriter();
+	writer.write(data as Uint8Array<ArrayBuffer>).catch(() => undefined);
+	writer.close().catch(() => undefined);
+	const reader = stream.readable.getReader();
+	const chunks: Uint8Array[] = [];
+	let total = 0;
+	for (;;) {
+		const { value, done } = await reader.read();
+		if (done) break;
+		chunks.push(value);
+		total += value.length;
+	}
+	const out = new Uint8Array(total);
+	let at = 0;
+	for (const chunk of chunks) {
+		out.set(chunk, at);
+		at += chunk.length;
+	}
+	return out;
 }
