@@ -9,7 +9,8 @@ import { SOURCE_SIZE, Src } from './provenance';
 import type { SourceTable } from './provenance';
 import { updateBlocker } from './safety';
 import type { Prepared } from './streamEdit';
-import { copyDict, flateDict, glyphKey, loadStream, opKey, prepareStream } from './streamEdit';
+import { copyDict, flateDict, loadStream, opKey, prepareStream } from './streamEdit';
+import { GlyphStore } from './marks';
 
 /**
  * The tag remover: marks the glyphs of tags (found in lines read with sources) and writes an incremental update in
@@ -36,8 +37,9 @@ export interface TagRemoval {
 interface Marked {
 	page: number;
 	text: string;
-	/** glyph sources (SOURCE_SIZE numbers each), from the line */
-	glyphs: number[][];
+	/** its glyphs in the store: indices first … first + count − 1 */
+	first: number;
+	count: number;
 }
 
 const MAX_TAGS = 100_000;
@@ -46,8 +48,9 @@ export class TagRemover {
 	private readonly marked: Marked[] = [];
 	private readonly skipped: TagRemoval['skipped'] = [];
 	private readonly used = new WeakMap<TextLine, Set<number>>();
-	/** the marked glyphs by stream */
-	private readonly byStream = new Map<number, number[][]>();
+	private readonly store = new GlyphStore();
+	/** the marked glyphs (store indices) by stream */
+	private readonly byStream = new Map<number, number[]>();
 	/** streams rewritten so far (a stream marked again later is rewritten again) */
 	private readonly prepared = new Map<number, Promise<Prepared>>();
 	/** the page stream marked last, rewritten when another stream is marked or at write() */
@@ -79,29 +82,32 @@ export class TagRemover {
 		const sources = line.sources;
 		if (!sources) return this.skip(page, text, 'its line was read without glyph sources');
 		if (this.marked.length >= MAX_TAGS) return this.skip(page, text, `the PDF has more than ${MAX_TAGS} tags to remove`);
-		const glyphs: number[][] = [];
+		const glyphs: number[] = [];
 		let last = -1;
 		for (let i = start; i < end; i++) {
 			const index = line.glyphOf[i];
 			if (index < 0 || index === last) continue;
 			last = index;
-			const s = sources.slice(index * SOURCE_SIZE, (index + 1) * SOURCE_SIZE);
-			if (s[Src.Stream] < 0) return this.skip(page, text, 'it is drawn by content this writer cannot rewrite (an inline form)');
-			if (s[Src.Vertical]) return this.skip(page, text, 'it is written vertically, which this writer leaves as it is');
-			if (s[Src.Size] === 0) return this.skip(page, text, 'its font size is 0, so its advance cannot be written as a TJ adjustment');
-			glyphs.push(s);
+			const at = index * SOURCE_SIZE;
+			const s = (field: Src) => sources[at + field];
+			if (s(Src.Stream) < 0) return this.skip(page, text, 'it is drawn by content this writer cannot rewrite (an inline form)');
+			if (s(Src.Vertical)) return this.skip(page, text, 'it is written vertically, which this writer leaves as it is');
+			if (s(Src.Size) === 0) return this.skip(page, text, 'its font size is 0, so its advance cannot be written as a TJ adjustment');
+			glyphs.push(at);
 		}
 		if (!glyphs.length) return this.skip(page, text, 'it has no glyphs');
-		this.marked.push({ page, text, glyphs });
-		for (const g of glyphs) this.note(g);
+		const first = this.store.count;
+		for (const at of glyphs) this.store.add(sources, at);
+		this.marked.push({ page, text, first, count: glyphs.length });
+		for (let i = first; i < first + glyphs.length; i++) this.note(i);
 		return undefined;
 	}
 
-	private note(g: number[]): void {
-		const stream = g[Src.Stream];
+	private note(glyph: number): void {
+		const stream = this.store.stream(glyph);
 		const list = this.byStream.get(stream);
-		if (list) list.push(g);
-		else this.byStream.set(stream, [g]);
+		if (list) list.push(glyph);
+		else this.byStream.set(stream, [glyph]);
 		this.prepared.delete(stream);
 		if (!this.sources.keys[stream]?.startsWith('page ') || this.open?.stream === stream) return;
 		if (this.open) this.prepare(this.open.stream, this.open.data);
@@ -110,8 +116,10 @@ export class TagRemover {
 	}
 
 	private prepare(stream: number, known?: Uint8Array, glyphs = this.byStream.get(stream) ?? []): Promise<Prepared> {
-		const pending = loadStream(this.doc, this.pages, this.sources.keys[stream] ?? '', known).then((loaded) => prepareStream(loaded, glyphs));
+		const count = glyphs.length;
+		const pending = loadStream(this.doc, this.pages, this.sources.keys[stream] ?? '', known).then((loaded) => prepareStream(loaded, stream, glyphs.map((i) => this.store.view(i)), count));
 		pending.catch(() => undefined); // awaited in write()
+		this.sources.track(pending.then((prepared) => prepared.output));
 		this.prepared.set(stream, pending);
 		return pending;
 	}
@@ -140,7 +148,11 @@ export class TagRemover {
 			}
 			if (!failed.size) return this.update(tags, results);
 			tags = tags.filter((tag) => {
-				const why = tag.glyphs.map((g) => failed.get(g[Src.Stream]) ?? failed.get(opKey(g))).find((reason) => reason !== undefined);
+				let why: string | undefined;
+				for (let i = tag.first; i < tag.first + tag.count && why === undefined; i++) {
+					const g = this.store.view(i);
+					why = failed.get(g[Src.Stream]) ?? failed.get(opKey(g));
+				}
 				if (why !== undefined) this.skipped.push({ page: tag.page, text: tag.text, reason: why });
 				return why === undefined;
 			});
@@ -150,19 +162,19 @@ export class TagRemover {
 
 	/** Each stream the tags touch, rewritten without exactly their glyphs (a stream prepared for others again). */
 	private async results(tags: Marked[]): Promise<Map<number, Prepared>> {
-		const glyphs = new Map<number, number[][]>();
+		const glyphs = new Map<number, number[]>();
 		for (const tag of tags) {
-			for (const g of tag.glyphs) {
-				const list = glyphs.get(g[Src.Stream]);
-				if (list) list.push(g);
-				else glyphs.set(g[Src.Stream], [g]);
+			for (let i = tag.first; i < tag.first + tag.count; i++) {
+				const list = glyphs.get(this.store.stream(i));
+				if (list) list.push(i);
+				else glyphs.set(this.store.stream(i), [i]);
 			}
 		}
 		const out = new Map<number, Prepared>();
 		for (const [stream, list] of glyphs) {
 			let result = await (this.prepared.get(stream) ?? this.prepare(stream, undefined, list));
-			const keys = new Set(list.map(glyphKey));
-			if (keys.size !== result.keys.size || [...keys].some((key) => !result.keys.has(key))) result = await this.prepare(stream, undefined, list);
+			// Marks are only ever added, and a tag only ever dropped: the same number of glyphs is the same set.
+			if (result.count !== list.length) result = await this.prepare(stream, undefined, list);
 			out.set(stream, result);
 		}
 		return out;

@@ -21,8 +21,8 @@ export interface Loaded {
 }
 
 export interface Prepared {
-	/** the glyphs removed ("stream:opStart:item:code" each) */
-	keys: Set<string>;
+	/** how many marked glyphs it was prepared for (a glyph drawn twice counts twice) */
+	count: number;
 	/** why the whole stream cannot be rewritten */
 	reason?: string;
 	/** operators that cannot be rewritten ("stream:opStart") and why */
@@ -79,13 +79,11 @@ export async function loadStream(doc: PdfDocument, pages: PdfPage[], key: string
 }
 
 /** The stream rewritten without the glyphs given (all of one stream), or what failed. */
-export function prepareStream(loaded: Loaded | string, glyphs: Iterable<number[]>): Prepared {
-	const { ops, keys } = groupOps(glyphs);
-	if (typeof loaded === 'string') return { keys, reason: loaded, failed: new Map() };
+export function prepareStream(loaded: Loaded | string, stream: number, glyphs: Iterable<number[]>, count: number): Prepared {
+	const { ops } = groupOps(glyphs);
+	if (typeof loaded === 'string') return { count, reason: loaded, failed: new Map() };
 	const failed = new Map<string, string>();
 	const edits: Array<{ start: number; end: number; text: string }> = [];
-	let stream = -1;
-	for (const key of keys) stream = Number(key.split(':')[0]);
 	for (const [opStart, { opEnd, removals }] of [...ops].sort((a, b) => a[0] - b[0])) {
 		const result = rewriteOperator(loaded.data, opStart, opEnd, removals);
 		if ('reason' in result) failed.set(`${stream}:${opStart}`, result.reason);
@@ -94,7 +92,7 @@ export function prepareStream(loaded: Loaded | string, glyphs: Iterable<number[]
 	const output = failed.size ? undefined : deflate(applyEdits(loaded.data, edits));
 	// Started now: the deflate runs while the next pages are read.
 	output?.catch(() => undefined);
-	return { keys, failed, output, page: loaded.page, form: loaded.form };
+	return { count, failed, output, page: loaded.page, form: loaded.form };
 }
 
 export function copyDict(dict: PdfDict): PdfDict {
