@@ -620,6 +620,8 @@ async function main() {
 			const beyond = (k) => (mem.rewrite.live[k].peakBytes - mem.ours.live[k].peakBytes) / bytes.length;
 			const hwm = (mem.rewrite.rss.hwmGrowth.median - mem.ours.rss.hwmGrowth.median) / bytes.length;
 			console.log(`  memory beyond the read ÷ file size (at most 2): live heap peak, 2nd read ${f2(beyond(1))}, 1st read ${f2(beyond(0))}; RSS high-water growth, 1st read ${f2(hwm)}`);
+			// The peak is at the end when the upload exists: the original bytes and the update, in one new buffer.
+			console.log(`  of which the upload itself (original + update, at the peak '${mem.rewrite.live[1].peakAt}'): ${f2(rewrite.uploadBytes / bytes.length)}`);
 		}
 	}
 	if (mem) {
