@@ -46,7 +46,7 @@ export function formatObject(value: PdfObject | undefined, depth = 0): string {
 	if (Array.isArray(value)) return `[${value.map((item) => formatObject(item, depth + 1)).join(' ')}]`;
 	if (value instanceof PdfDict) {
 		let out = '<<';
-		for (const [key, item] of value.map) out += `${formatName(key)} ${formatObject(item, depth + 1)}`;
+		for (const [key, item] of value.entries()) out += `${formatName(key)} ${formatObject(item, depth + 1)}`;
 		return out + '>>';
 	}
 	if (value instanceof PdfStream) throw new PdfError('unsupported', 'a stream cannot be written inside another object');

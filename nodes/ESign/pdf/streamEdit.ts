@@ -95,15 +95,16 @@ export function prepareStream(loaded: Loaded | string, stream: number, glyphs: I
 	return { count, failed, output, page: loaded.page, form: loaded.form };
 }
 
-export function copyDict(dict: PdfDict): PdfDict {
+/** A copy of a dictionary without `drop`'s keys. */
+export function copyDict(dict: PdfDict, drop: string[] = []): PdfDict {
 	const out = new PdfDict();
-	for (const [key, value] of dict.map) out.set(key, value);
+	for (const [key, value] of dict.entries()) if (!drop.includes(key)) out.set(key, value);
 	return out;
 }
 
-/** A stream dictionary for Flate data: the old filters, parameters and lengths go (the data is new). */
+/** A stream dictionary for new Flate data: the old filters, parameters and lengths left out (the data is new). */
 export function flateDict(dict: PdfDict): PdfDict {
-	for (const key of ['Length', 'Filter', 'DecodeParms', 'F', 'FFilter', 'FDecodeParms', 'DL']) dict.map.delete(key);
-	dict.set('Filter', PdfName.of('FlateDecode'));
-	return dict;
+	const out = copyDict(dict, ['Length', 'Filter', 'DecodeParms', 'F', 'FFilter', 'FDecodeParms', 'DL']);
+	out.set('Filter', PdfName.of('FlateDecode'));
+	return out;
 }
