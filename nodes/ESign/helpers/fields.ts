@@ -110,7 +110,7 @@ function places(row: IDataObject, size: { width: number; height: number }, coord
 			problems.push(
 				matches.length
 					? `the anchor text "${text}" appears ${matches.length} time${matches.length === 1 ? '' : 's'} in the PDF, so there is no occurrence ${occurrence}`
-					: `the anchor text "${text}" is not in the PDF's text (case and spacing are ignored; it must be real text, on one line)`,
+					: `the anchor text "${text}" is not in the PDF's text (case, spacing, curly quotes, dashes and joined letters are ignored; it must be real text, on one line)`,
 			);
 		}
 		return chosen.map((match) => besideAnchor(match, position, size.width, size.height, offsets[0], offsets[1]));

@@ -238,7 +238,7 @@ describe('Field rows placed by anchor texts', () => {
 			),
 			{ input: fileInput(contract) },
 		);
-		expect(res.error.message).toBe('Invalid "Fields": Field 1: the anchor text "Sign here" is not in the PDF\'s text (case and spacing are ignored; it must be real text, on one line)');
+		expect(res.error.message).toBe('Invalid "Fields": Field 1: the anchor text "Sign here" is not in the PDF\'s text (case, spacing, curly quotes, dashes and joined letters are ignored; it must be real text, on one line)');
 		expect(res.error.description).toContain('Field 2: the anchor text "Signature:" appears 2 times in the PDF, so there is no occurrence 3');
 		expect(await requestLines(sb)).toEqual([]);
 	});
