@@ -1,0 +1,1 @@
+export function readDoc(name: string): string;
