@@ -19,6 +19,9 @@ export interface FieldWidget {
 	type: string | undefined;
 	flags: number;
 	opt: PdfObject | undefined;
+	/** the references of the field nodes above the widget, root first (undefined for a node written inline); for
+	 * the writer that takes widgets out of the file (a field leaves its parent's /Kids or /AcroForm /Fields) */
+	parents: Array<string | undefined>;
 }
 
 
@@ -59,7 +62,7 @@ export async function walkFieldTree(doc: PdfDocument, fields: PdfObject | undefi
 	const widgets: FieldWidget[] = [];
 	const seen = new Set<string>();
 	let nodes = 0;
-	const visit = async (node: PdfObject, parent: Inherited, depth: number): Promise<void> => {
+	const visit = async (node: PdfObject, parent: Inherited, depth: number, parents: Array<string | undefined>): Promise<void> => {
 		if (depth > MAX_FIELD_DEPTH) throw new PdfError('damaged', `the form-field tree of the PDF is nested more than ${MAX_FIELD_DEPTH} deep`);
 		if (++nodes > MAX_FIELD_NODES) throw new PdfError('limit', `the PDF's form has more than ${MAX_FIELD_NODES} field entries; the reader stops there`);
 		const key = node instanceof PdfRef ? node.key : undefined;
@@ -73,16 +76,16 @@ export async function walkFieldTree(doc: PdfDocument, fields: PdfObject | undefi
 		const kids = await doc.get(dict, 'Kids');
 		if (Array.isArray(kids) && kids.length > 0) {
 			if (kids.length > MAX_FIELD_NODES) throw new PdfError('limit', `a form field of the PDF has more than ${MAX_FIELD_NODES} kids; the reader stops there`);
-			for (const kid of kids) await visit(kid, own, depth + 1);
+			for (const kid of kids) await visit(kid, own, depth + 1, [...parents, key]);
 			return;
 		}
 		// A terminal node: a field whose one widget is merged in its dictionary, or a widget of its parent field.
 		if (!isWidget(dict)) return;
 		if (widgets.length >= maxWidgets) throw new PdfError('limit', `the PDF's form has more than ${maxWidgets} widgets; the reader stops there`);
-		widgets.push({ dict, key, ...own });
+		widgets.push({ dict, key, ...own, parents });
 	};
 	if (roots.length > MAX_FIELD_NODES) throw new PdfError('limit', `the PDF's form has more than ${MAX_FIELD_NODES} fields; the reader stops there`);
-	for (const root of roots) await visit(root, { name: '', type: undefined, flags: 0, opt: undefined }, 0);
+	for (const root of roots) await visit(root, { name: '', type: undefined, flags: 0, opt: undefined }, 0, []);
 	return widgets;
 }
 
@@ -102,5 +105,6 @@ export async function fieldOfOrphan(doc: PdfDocument, dict: PdfDict, key: string
 	}
 	let field: Inherited = { name: '', type: undefined, flags: 0, opt: undefined };
 	for (const node of chain.reverse()) field = await inherit(doc, node, field, joinName(field.name, await partialName(doc, node)));
-	return field.type === undefined ? undefined : { dict, key, ...field };
+	// Only the page's /Annots reaches such a widget: no field node holds it in a /Kids the writer would edit.
+	return field.type === undefined ? undefined : { dict, key, ...field, parents: [] };
 }

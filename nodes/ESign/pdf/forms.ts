@@ -31,6 +31,16 @@ export interface FormWidget {
 	hidden: boolean;
 	/** a combo or list box's choices, as displayed */
 	options?: string[];
+	/** internal: where the widget is in the file, for the writer that removes widgets (non-enumerable, so it is never
+	 * compared, copied or output; the node's rules must not read it) */
+	readonly source?: WidgetSource;
+}
+
+/** A widget's objects: its annotation dictionary and reference, and the references of its field nodes, root first. */
+export interface WidgetSource {
+	key: string | undefined;
+	dict: PdfDict;
+	parents: ReadonlyArray<string | undefined>;
 }
 
 
@@ -121,7 +131,7 @@ async function describe(doc: PdfDocument, field: FieldWidget, page: PdfPage): Pr
 	const box = kind && (await boxOf(doc, field.dict, page));
 	if (!kind || !box) return undefined;
 	const annotationFlags = flagsOf(await doc.get(field.dict, 'F'));
-	return {
+	const widget: FormWidget = {
 		name: field.name,
 		kind,
 		page: page.number,
@@ -131,6 +141,9 @@ async function describe(doc: PdfDocument, field: FieldWidget, page: PdfPage): Pr
 		hidden: (annotationFlags & (HIDDEN | NO_VIEW)) !== 0,
 		...(kind === 'dropdown' ? { options: await optionsOf(doc, field.opt, field.name) } : {}),
 	};
+	const source: WidgetSource = { key: field.key, dict: field.dict, parents: field.parents };
+	Object.defineProperty(widget, 'source', { value: source, enumerable: false });
+	return widget;
 }
 
 /** Every widget of the document's form fields, in page order then field-tree order; [] when it has no form. */

@@ -166,6 +166,26 @@ describe('the page and box of a widget', () => {
 	});
 });
 
+describe('the internal handle a writer uses (FormWidget.source)', () => {
+	it('names the widget and its field nodes root first, and is not enumerable (never compared, copied or output)', async () => {
+		const bytes = formPdf([{ annots: '22 0 R 23 0 R 25 0 R' }], '20 0 R 25 0 R', [
+			[20, '<< /T (applicant) /FT /Tx /Kids [21 0 R 23 0 R] >>'],
+			[21, '<< /Parent 20 0 R /T (name) /Kids [22 0 R] >>'],
+			[22, widget('/Parent 21 0 R')],
+			[23, widget('/Parent 20 0 R /T (id)')],
+			[25, widget('/T (agree) /FT /Btn')],
+		]);
+		const widgets = await formFields(bytes);
+		expect(widgets.map((w) => [w.name, w.source?.key, w.source?.parents])).toEqual([
+			['applicant.name', '22 0', ['20 0', '21 0']],
+			['applicant.id', '23 0', ['20 0']],
+			['agree', '25 0', []],
+		]);
+		expect(Object.keys(widgets[0])).not.toContain('source');
+		expect(JSON.parse(JSON.stringify(widgets[0]))).not.toHaveProperty('source');
+	});
+});
+
 describe('widgets that /Fields does not reach', () => {
 	it('are read up their /Parent chain when it names a field type, after the tree\'s widgets of their page', async () => {
 		const bytes = formPdf([{ annots: '21 0 R 23 0 R 24 0 R 26 0 R' }], '25 0 R', [
