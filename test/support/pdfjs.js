@@ -21,26 +21,7 @@ function readPdfWithPdfjs(input, options = {}) {
 	if (options.password !== undefined) args.push('--password', options.password);
 	if (options.glyphs === false) args.push('--no-glyphs');
 	if (options.pages) args.push('--pages', options.pages.join(','));
-	return new Promise((resolve, reject) => {
-		const child = spawn(NODE, args, { stdio: ['pipe', 'pipe', 'pipe'] });
-		const out = [];
-		const err = [];
-		child.stdout.on('data', (chunk) => out.push(chunk));
-		child.stderr.on('data', (chunk) => err.push(chunk));
-		child.on('error', reject);
-		child.on('close', (code) => {
-			if (code !== 0) {
-				reject(new Error(`pdfjsOracle.mjs exited with ${code}: ${Buffer.concat(err).toString().trim()}`));
-				return;
-			}
-			try {
-				resolve(JSON.parse(Buffer.concat(out).toString()));
-			} catch (error) {
-				reject(error);
-			}
-		});
-		child.stdin.end(typeof input === 'string' ? undefined : Buffer.from(input));
-	});
+	return runJsonChild(args, input, 'pdfjsOracle.mjs');
 }
 
 /** test/fixtures/pdf/manifest.json. */
@@ -54,4 +35,28 @@ function readPdfFixture(file) {
 	return { path: full, bytes: fs.existsSync(full) ? fs.readFileSync(full) : undefined };
 }
 
-module.exports = { PDF_FIXTURES_DIR, readPdfWithPdfjs, readPdfFixtureManifest, readPdfFixture };
+/** Runs NODE with `args` (the script first), `input` on stdin when it is bytes, and parses its JSON answer. */
+function runJsonChild(args, input, label) {
+	return new Promise((resolve, reject) => {
+		const child = spawn(NODE, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+		const out = [];
+		const err = [];
+		child.stdout.on('data', (chunk) => out.push(chunk));
+		child.stderr.on('data', (chunk) => err.push(chunk));
+		child.on('error', reject);
+		child.on('close', (code) => {
+			if (code !== 0) {
+				reject(new Error(`${label} exited with ${code}: ${Buffer.concat(err).toString().trim()}`));
+				return;
+			}
+			try {
+				resolve(JSON.parse(Buffer.concat(out).toString()));
+			} catch (error) {
+				reject(error);
+			}
+		});
+		child.stdin.end(typeof input === 'string' ? undefined : Buffer.from(input));
+	});
+}
+
+module.exports = { PDF_FIXTURES_DIR, runJsonChild, readPdfWithPdfjs, readPdfFixtureManifest, readPdfFixture };

@@ -19,7 +19,8 @@ const ABBREVIATIONS: Record<string, string> = {
 	DCT: 'DCTDecode',
 };
 
-function concat(chunks: Uint8Array[], total: number): Uint8Array {
+/** The chunks as one array (the one chunk itself when there is one). */
+export function concat(chunks: Uint8Array[], total: number): Uint8Array {
 	if (chunks.length === 1) return chunks[0];
 	const out = new Uint8Array(total);
 	let at = 0;

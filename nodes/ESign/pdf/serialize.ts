@@ -1,5 +1,6 @@
 import { PdfDict, PdfError, PdfName, PdfRef, PdfStream } from './objects';
 import type { PdfObject } from './objects';
+import { concat } from './filters';
 
 /**
  * PDF objects back to bytes (ISO 32000-1, 7.3), for the incremental update the tag remover writes. Everything is
@@ -71,11 +72,5 @@ export async function deflate(data: Uint8Array): Promise<Uint8Array> {
 		chunks.push(value);
 		total += value.length;
 	}
-	const out = new Uint8Array(total);
-	let at = 0;
-	for (const chunk of chunks) {
-		out.set(chunk, at);
-		at += chunk.length;
-	}
-	return out;
+	return concat(chunks, total);
 }
