@@ -7,6 +7,7 @@ import type { Matrix } from './matrix';
 import { IDENTITY, isMatrix, multiply } from './matrix';
 import { PdfDict, PdfError, PdfRef, PdfStream, isName, isNumber } from './objects';
 import { readOperand, skipInlineImage } from './operands';
+import { takeOperands } from './operators';
 import type { GlyphSource, SourceTable } from './provenance';
 import type { GraphicsState } from './textState';
 import { setTextState } from './textState';
@@ -167,7 +168,9 @@ export class ContentRunner {
 				source.opStart = opStart;
 				source.opEnd = lexer.pos;
 			}
-			switch (op) {
+			// Each operator reads its own operands, the last ones before it (operators.ts); too few, and it is skipped.
+			const read = takeOperands(op, ops) ? op : '';
+			switch (read) {
 				case 'q':
 					if (stack.length < MAX_STATE_DEPTH) stack.push({ ...gs });
 					break;
@@ -175,7 +178,7 @@ export class ContentRunner {
 					gs = stack.pop() ?? gs;
 					break;
 				case 'cm':
-					if (ops.length >= 6) gs.ctm = multiply([num(ops.length - 6), num(ops.length - 5), num(ops.length - 4), num(ops.length - 3), num(ops.length - 2), num(ops.length - 1)], gs.ctm);
+					gs.ctm = multiply([num(0), num(1), num(2), num(3), num(4), num(5)], gs.ctm);
 					break;
 				case 'BT':
 					tm = IDENTITY;
@@ -186,7 +189,7 @@ export class ContentRunner {
 				case 'Tz':
 				case 'TL':
 				case 'Ts':
-					setTextState(gs, op, num(0));
+					setTextState(gs, read, num(0));
 					break;
 				case 'Tf':
 					gs.font = await this.fontOf(resources, ops[0]);
@@ -200,8 +203,8 @@ export class ContentRunner {
 					moveLine(num(0), num(1));
 					break;
 				case 'Tm':
-					if (ops.length >= 6 && ops.slice(0, 6).every(isNumber)) {
-						tm = ops.slice(0, 6) as Matrix;
+					if (ops.every(isNumber)) {
+						tm = ops.slice() as Matrix;
 						tlm = tm;
 					}
 					break;
