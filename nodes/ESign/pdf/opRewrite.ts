@@ -1,7 +1,9 @@
 import { Lexer, Tok } from './lexer';
 import { isNumber } from './objects';
 import type { PdfObject } from './objects';
+import { MAX_CONTENT_OPERANDS } from './limits';
 import { readOperand } from './operands';
+import { takeOperands } from './operators';
 import { formatNumber, hexString } from './serialize';
 
 /**
@@ -21,8 +23,6 @@ export interface CodeRemoval {
 	size: number;
 }
 
-/** As the interpreter reads operands (content.ts): the same cap, so the same operand is the one it showed. */
-const MAX_OPERANDS = 4096;
 
 /** The operator's replacement text, or why it cannot be rewritten. */
 export function rewriteOperator(data: Uint8Array, opStart: number, opEnd: number, removals: CodeRemoval[]): { text: string } | { reason: string } {
@@ -35,8 +35,11 @@ export function rewriteOperator(data: Uint8Array, opStart: number, opEnd: number
 			break;
 		}
 		const value = readOperand(lexer, tok, 0);
-		if (ops.length < MAX_OPERANDS && value !== undefined) ops.push(value);
+		if (ops.length < MAX_CONTENT_OPERANDS && value !== undefined) ops.push(value);
 	}
+	// As the interpreter reads them (content.ts): the same cap and the same operands, the last ones, so the string
+	// rewritten is the one it showed.
+	if (op === undefined || !takeOperands(op, ops)) op = undefined;
 	const num = (i: number) => (isNumber(ops[i]) ? (ops[i] as number) : 0);
 	let prefix = '';
 	let items: PdfObject[];
