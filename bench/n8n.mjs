@@ -12,7 +12,8 @@
 //   P5  a burst of items over the site's per-minute limit: run time vs the limit's floor, every item succeeding
 //   P6  Document → Create and Send of the 300-page contract (test/fixtures/pdf, served by this script) with its 402
 //       text tags vs the same upload with two coordinate rows, and vs the 402 fields given as JSON coordinates: the
-//       node's executionTime; and the peak RSS of `n8n execute` for each
+//       node's executionTime; and the peak RSS of `n8n execute` for each. The tags run removes the tags from the file
+//       it uploads (the default); a fourth run leaves them in (Remove Tags From the PDF off): the removal's cost
 // Prints one line per figure (ratio and both absolute values), writes bench/results/n8n-<version>-<time>.json.
 // Env: BENCH_LINES=2 (or 2,1), BENCH_REPS=3 (median of runs for P1/P2/P6), BENCH_SKIP=P5,P3 (skip figures),
 //      BENCH_CPU_PROF=<dir> (a CPU profile of each `n8n execute` and of the n8n server).
@@ -317,7 +318,10 @@ async function runLine(line, tarball) {
 			report('P6', '`n8n execute`: text tags ÷ the same 402 fields as JSON coordinates', p6.tags / p6.json, t(p6.tags), t(p6.json), { goal: 'a measurement', note: split(p6) });
 			report('P6', 'n8n server (webhook-started runs, after 2 each): text tags ÷ two coordinate rows', p6.warm.tags / p6.warm.coords, t(p6.warm.tags), t(p6.warm.coords), { goal: 'a measurement', note: note(p6.warm), runs: p6.warm.runs });
 			report('P6', 'n8n server: text tags ÷ the same 402 fields as JSON coordinates', p6.warm.tags / p6.warm.json, t(p6.warm.tags), t(p6.warm.json), { goal: 'a measurement', note: split(p6.warm) });
+			report('P6', '`n8n execute`: text tags removed from the file ÷ left in it (Remove Tags From the PDF on ÷ off)', p6.tags / p6.kept, t(p6.tags), t(p6.kept), { goal: 'a measurement', note: `runs: removed ${spread(p6.runs.tags)}, kept ${spread(p6.runs.kept)}` });
+			report('P6', 'n8n server: text tags removed ÷ left in the file', p6.warm.tags / p6.warm.kept, t(p6.warm.tags), t(p6.warm.kept), { goal: 'a measurement', note: `runs: removed ${spread(p6.warm.runs.tags)}, kept ${spread(p6.warm.runs.kept)}` });
 			const rss = (k) => ({ ms: p6.rssMb[k], text: `${p6.rssMb[k].toFixed(1)} MB` });
+			report('P6', 'peak RSS of n8n execute, tags removed − tags kept, ÷ file size', (p6.rssMb.tags - p6.rssMb.kept) / (p6.fileKb / 1024), rss('tags'), rss('kept'), { goal: 'a measurement' });
 			report('P6', 'peak RSS of n8n execute, text tags − coordinates, ÷ file size', (p6.rssMb.tags - p6.rssMb.coords) / (p6.fileKb / 1024), rss('tags'), rss('coords'), { goal: 'a measurement', note: `JSON coordinates ${p6.rssMb.json.toFixed(1)} MB` });
 		}
 	} finally {
@@ -500,6 +504,9 @@ async function textTags({ n8n, sb, credentialId }) {
 	};
 	try {
 		const tags = flow('benchTextTags00001', 'bench: Create and Send, text tags', { fieldsInput: 'tags' });
+		// The same with the tags left in the file (Options → Remove Tags From the PDF off): what the removal costs.
+		const kept = flow('benchTagsKept00001', 'bench: Create and Send, text tags kept in the file', { fieldsInput: 'tags' });
+		kept.nodes[2].parameters.options = { removeTags: false };
 		const coords = flow('benchTagCoords0001', 'bench: Create and Send, two coordinate rows', {
 			fieldsInput: 'ui',
 			fieldsUi: {
@@ -509,20 +516,30 @@ async function textTags({ n8n, sb, credentialId }) {
 				],
 			},
 		});
-		await n8n.import([tags, coords]);
+		await n8n.import([tags, kept, coords]);
+		// The file the site holds: with the removal, the contract followed by an update; without, the contract itself.
+		const uploaded = async (out) => {
+			const res = await fetch(`${sb.apiUrl}/documents/${out.id}/file`, { headers: apiHeaders(sb) });
+			if (!res.ok) throw new Error(`GET /documents/${out.id}/file answered ${res.status}`);
+			return Buffer.from((await res.json()).content, 'base64');
+		};
 		// First runs, untimed: the tags run also gives the 402 fields for the JSON workflow (signer ids → positions).
 		const first = await runMeasured(tags.id, 402);
+		const withUpdate = await uploaded(first.out);
+		if (!(withUpdate.length > pdf.length && withUpdate.subarray(0, pdf.length).equals(pdf))) throw new Error(`the tags run uploaded ${withUpdate.length} bytes, not the ${pdf.length}-byte contract followed by an update`);
 		const position = new Map(first.out.signers.map((signer, index) => [String(signer.id), index + 1]));
 		const rows = first.out.fields.map((f) => ({ signer: position.get(String(f.signer_id)), field_type: f.field_type, page_number: f.page_number, position_x: f.position_x, position_y: f.position_y, width: f.width, height: f.height, is_required: f.is_required }));
 		const json = flow('benchTagJson00001', 'bench: Create and Send, 402 fields as JSON', { fieldsInput: 'json', fieldsJson: JSON.stringify(rows) });
 		await n8n.import(json);
+		const asIs = await uploaded((await runMeasured(kept.id, 402)).out);
+		if (!asIs.equals(pdf)) throw new Error(`with Remove Tags From the PDF off the upload is ${asIs.length} bytes, not the contract as it is`);
 		await runMeasured(coords.id, 2);
 		await runMeasured(json.id, 402);
-		const runs = { tags: [], coords: [], json: [] };
-		const rssMb = { tags: [], coords: [], json: [] };
-		const expect = { tags: 402, coords: 2, json: 402 };
-		const byName = { tags, coords, json };
-		const order = ['tags', 'coords', 'json'];
+		const runs = { tags: [], kept: [], coords: [], json: [] };
+		const rssMb = { tags: [], kept: [], coords: [], json: [] };
+		const expect = { tags: 402, kept: 402, coords: 2, json: 402 };
+		const byName = { tags, kept, coords, json };
+		const order = ['tags', 'kept', 'coords', 'json'];
 		await interleaved(order, REPS, async (which) => {
 			const got = await runMeasured(byName[which].id, expect[which]);
 			runs[which].push(got.ms);
@@ -560,16 +577,17 @@ async function textTags({ n8n, sb, credentialId }) {
 			return run.executionTime;
 		};
 		for (const which of order) for (let k = 0; k < 2; k++) await runHooked(which); // warm-up, untimed
-		const warm = { tags: [], coords: [], json: [] };
+		const warm = { tags: [], kept: [], coords: [], json: [] };
 		await interleaved(order, REPS, async (which) => warm[which].push(await runHooked(which)));
 		for (const which of order) await n8n.deactivate(hooked[which].id);
 		return {
 			tags: median(runs.tags),
+			kept: median(runs.kept),
 			coords: median(runs.coords),
 			json: median(runs.json),
 			runs,
-			warm: { tags: median(warm.tags), coords: median(warm.coords), json: median(warm.json), runs: warm },
-			rssMb: { tags: median(rssMb.tags), coords: median(rssMb.coords), json: median(rssMb.json) },
+			warm: { tags: median(warm.tags), kept: median(warm.kept), coords: median(warm.coords), json: median(warm.json), runs: warm },
+			rssMb: { tags: median(rssMb.tags), kept: median(rssMb.kept), coords: median(rssMb.coords), json: median(rssMb.json) },
 			fileKb: pdf.length / 1024,
 		};
 	} finally {
