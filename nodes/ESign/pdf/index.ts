@@ -11,6 +11,8 @@ import { displayMatrix, readPages } from './pages';
 import { SourceTable } from './provenance';
 import { TagRemover } from './rewrite';
 import { updateBlocker } from './safety';
+import { removeWidgets } from './widgetRemoval';
+import type { WidgetRemoval } from './widgetRemoval';
 
 export type { Box, TextLine } from './layout';
 // A match's box from its glyphs: for the node's text matching (textTags/), which reads lines through this door.
@@ -18,6 +20,7 @@ export { boxOf } from './layout';
 export type { FormFieldKind, FormWidget } from './forms';
 export { PdfError } from './objects';
 export type { TagRemover, TagRemoval } from './rewrite';
+export type { WidgetRemoval } from './widgetRemoval';
 
 const READ_AHEAD = 4;
 
@@ -86,6 +89,14 @@ export class PdfText {
 	/** A tag remover for tags found in lines read with `{ sources: true }` (rewrite.ts). */
 	tagRemover(): TagRemover {
 		return new TagRemover(this.doc, this.pageList, this.sources);
+	}
+
+	/**
+	 * The file without `widgets` (from formFields(), the ones that became eSign fields): the original followed by one
+	 * update, or the original and why (widgetRemoval.ts). With `tags`, the tags' removal goes in the same update.
+	 */
+	removeWidgets(widgets: FormWidget[], tags?: TagRemover): Promise<WidgetRemoval> {
+		return removeWidgets(this.doc, this.pageList, widgets, tags && ((objects) => tags.write(objects)));
 	}
 
 	/** Why an incremental update of this file is not safe (encrypted, signed, damaged), or undefined. */

@@ -129,8 +129,11 @@ export class TagRemover {
 		return reason;
 	}
 
-	/** The upload: the original with an update that no longer draws the marked tags, or the original and why. */
-	async write(): Promise<TagRemoval> {
+	/**
+	 * The upload: the original with an update that no longer draws the marked tags, or the original and why. `extra`:
+	 * other objects for the same update (widgetRemoval.ts); a page both redefine is written once, with both changes.
+	 */
+	async write(extra: UpdateObject[] = []): Promise<TagRemoval> {
 		const original = this.doc.data;
 		const unchanged = (reason?: string): TagRemoval => ({ bytes: original, changed: false, reason, removed: 0, skipped: [...this.skipped] });
 		const blocker = await updateBlocker(this.doc);
@@ -146,7 +149,7 @@ export class TagRemover {
 				if (result.reason) failed.set(stream, result.reason);
 				for (const [key, reason] of result.failed) failed.set(key, reason);
 			}
-			if (!failed.size) return this.update(tags, results);
+			if (!failed.size) return this.update(tags, results, extra);
 			tags = tags.filter((tag) => {
 				let why: string | undefined;
 				for (let i = tag.first; i < tag.first + tag.count && why === undefined; i++) {
@@ -157,7 +160,7 @@ export class TagRemover {
 				return why === undefined;
 			});
 		}
-		return unchanged();
+		return extra.length ? this.update([], new Map(), extra) : unchanged();
 	}
 
 	/** Each stream the tags touch, rewritten without exactly their glyphs (a stream prepared for others again). */
@@ -180,8 +183,9 @@ export class TagRemover {
 		return out;
 	}
 
-	private async update(tags: Marked[], results: Map<number, Prepared>): Promise<TagRemoval> {
+	private async update(tags: Marked[], results: Map<number, Prepared>, extra: UpdateObject[] = []): Promise<TagRemoval> {
 		const list: UpdateObject[] = [];
+		const others = new Map(extra.map((object) => [`${object.num} ${object.gen}`, object]));
 		let next = firstFreeNumber(this.doc.xref.trailer, this.doc.xref.entries.keys());
 		for (const result of results.values()) {
 			const data = await (result.output as Promise<Uint8Array>);
@@ -189,13 +193,17 @@ export class TagRemover {
 				// A new stream for the page's content (its old streams may be shared with other pages), the page redefined.
 				const contentNum = next++;
 				list.push({ num: contentNum, gen: 0, value: flateDict(new PdfDict()), stream: data });
-				const page = copyDict(result.page.dict);
+				const key = `${result.page.ref.num} ${result.page.ref.gen}`;
+				const other = others.get(key)?.value;
+				others.delete(key);
+				const page = copyDict(other instanceof PdfDict ? other : result.page.dict);
 				page.set('Contents', new PdfRef(contentNum, 0));
 				list.push({ num: result.page.ref.num, gen: result.page.ref.gen, value: page });
 			} else if (result.form?.ref) {
 				list.push({ num: result.form.ref.num, gen: result.form.ref.gen, value: flateDict(copyDict(result.form.dict)), stream: data });
 			}
 		}
+		list.push(...others.values());
 		const update = updateBytes(this.doc.data, this.doc.xref.trailer, list, next);
 		const bytes = new Uint8Array(this.doc.data.length + update.length);
 		bytes.set(this.doc.data);

@@ -1,0 +1,189 @@
+import type { PdfDocument } from './document';
+import type { FormWidget, WidgetSource } from './forms';
+import { firstFreeNumber, updateBytes } from './incremental';
+import type { UpdateObject } from './incremental';
+import { MAX_FIELD_DEPTH } from './limits';
+import { PdfDict, PdfRef } from './objects';
+import type { PdfObject } from './objects';
+import type { PdfPage } from './pages';
+import { updateBlocker } from './safety';
+import { copyDict } from './streamEdit';
+
+/**
+ * Form widgets that became eSign fields, taken out of the file (issue 42): the objects an incremental update
+ * redefines so that no page lists them in /Annots (what viewers draw) and no field tree holds them (what a form
+ * editor lists). A field node left with no kids leaves its own parent's /Kids (or /AcroForm /Fields) in turn.
+ * Widgets not given are left as they are. Nothing else changes: the widget dictionaries stay in the file, unused.
+ */
+
+export interface WidgetRemoval {
+	/** the upload: the original bytes, or the original followed by the update */
+	bytes: Uint8Array;
+	/** false: `bytes` is the original */
+	changed: boolean;
+	/** why nothing was written (encrypted, signed, damaged …), in plain words */
+	reason?: string;
+	/** widgets no page lists any more */
+	removed: number;
+	/** widgets left in place, each with why (`text`: the field's name) */
+	skipped: Array<{ page: number; text: string; reason: string }>;
+}
+
+/** An entry of a list (/Annots, /Kids, /Fields) as what it is: a reference's key, or a direct dictionary itself. */
+type Identity = string | PdfDict;
+const identityOf = (item: PdfObject): Identity | undefined => (item instanceof PdfRef ? item.key : item instanceof PdfDict ? item : undefined);
+
+const refOf = (key: string): PdfRef => {
+	const [num, gen] = key.split(' ').map(Number);
+	return new PdfRef(num, gen);
+};
+
+/** Working copies of the objects the update redefines, by key: a dictionary, or an array written as its own object. */
+class Edits {
+	private readonly objects = new Map<string, { ref: PdfRef; value: PdfDict | PdfObject[] }>();
+
+	constructor(private readonly doc: PdfDocument) {}
+
+	/** The current state of indirect dictionary `ref` (its working copy once edited). */
+	async dict(ref: PdfRef): Promise<PdfDict | undefined> {
+		const known = this.objects.get(ref.key)?.value;
+		if (known instanceof PdfDict) return known;
+		const value = await this.doc.fetch(ref);
+		return value instanceof PdfDict ? value : undefined;
+	}
+
+	/**
+	 * Drops the entries in `drop` from the array `name` of object `ref`'s dictionary (through the direct
+	 * dictionaries `path`, e.g. the catalog's direct /AcroForm). An indirect array is redefined on its own, else the
+	 * object holding it. Returns how many entries are left, or undefined when nothing was dropped.
+	 */
+	async remove(ref: PdfRef, path: string[], name: string, drop: Set<Identity>): Promise<number | undefined> {
+		const top = await this.dict(ref);
+		let holder = top;
+		for (const step of path) holder = holder?.get(step) instanceof PdfDict ? (holder.get(step) as PdfDict) : undefined;
+		const raw = holder?.get(name);
+		const list = raw instanceof PdfRef ? (this.objects.get(raw.key)?.value ?? (await this.doc.fetch(raw))) : raw;
+		if (!top || !Array.isArray(list)) return undefined;
+		const kept = list.filter((item) => {
+			const id = identityOf(item);
+			return id === undefined || !drop.has(id);
+		});
+		if (kept.length === list.length) return undefined;
+		if (raw instanceof PdfRef) {
+			this.objects.set(raw.key, { ref: raw, value: kept });
+			return kept.length;
+		}
+		// A copy of the object and of each direct dictionary on the way (the parsed originals are shared).
+		let copy = copyDict(top);
+		this.objects.set(ref.key, { ref, value: copy });
+		for (const step of path) {
+			const inner = copyDict(copy.get(step) as PdfDict);
+			copy.set(step, inner);
+			copy = inner;
+		}
+		copy.set(name, kept);
+		return kept.length;
+	}
+
+	list(): UpdateObject[] {
+		return [...this.objects.values()].map(({ ref, value }) => ({ num: ref.num, gen: ref.gen, value }));
+	}
+}
+
+/** Where /AcroForm /Fields is: the AcroForm object itself, or the catalog holding a direct AcroForm. */
+async function fieldsHolder(doc: PdfDocument): Promise<{ ref: PdfRef; path: string[] } | undefined> {
+	const root = doc.rootRef;
+	if (!(root instanceof PdfRef)) return undefined;
+	const catalog = await doc.resolve(root);
+	const acroForm = catalog instanceof PdfDict ? catalog.get('AcroForm') : undefined;
+	if (acroForm instanceof PdfRef) return { ref: acroForm, path: [] };
+	return acroForm instanceof PdfDict ? { ref: root, path: ['AcroForm'] } : undefined;
+}
+
+/**
+ * The objects that take `widgets` out of the file (each page's /Annots, the field tree), and the widgets that stay
+ * with why. Bounded by what the reader already read: each list is filtered once, the tree climbed at most as deep
+ * as the reader walked it.
+ */
+export async function widgetObjects(doc: PdfDocument, pages: PdfPage[], widgets: FormWidget[]): Promise<{ objects: UpdateObject[]; removed: number; skipped: WidgetRemoval['skipped'] }> {
+	const edits = new Edits(doc);
+	const skipped: WidgetRemoval['skipped'] = [];
+	const sources = widgets.map((widget) => ({ widget, source: widget.source as WidgetSource | undefined }));
+	const gone = new Set<Identity>();
+	for (const { widget, source } of sources) {
+		if (source) gone.add(source.key ?? source.dict);
+		else skipped.push({ page: widget.page, text: widget.name, reason: 'the reader did not say where it is in the file' });
+	}
+
+	// What viewers draw: each page's /Annots without them.
+	const listed = new Set<Identity>();
+	for (const page of pages) {
+		const annots = page.dict.get('Annots');
+		const list = annots instanceof PdfRef ? await doc.resolve(annots) : annots;
+		if (!Array.isArray(list)) continue;
+		const here = list.map(identityOf).filter((id): id is Identity => id !== undefined && gone.has(id));
+		// A page written inline cannot be redefined on its own: its widgets stay (named below).
+		if (!here.length || !page.ref) continue;
+		await edits.remove(page.ref, [], 'Annots', gone);
+		for (const id of here) listed.add(id);
+	}
+	for (const { widget, source } of sources) {
+		if (source && !listed.has(source.key ?? source.dict)) skipped.push({ page: widget.page, text: widget.name, reason: 'no page that lists it could be rewritten' });
+	}
+
+	// The field tree, deepest containers first: a node left with no kids leaves its parent's list in turn.
+	const drops = new Map<string, { depth: number; parent: string | undefined; drop: Set<Identity> }>();
+	const rootDrop = new Set<Identity>();
+	const dropFrom = (chain: ReadonlyArray<string | undefined>, item: Identity): void => {
+		const depth = chain.length - 1;
+		const key = chain[depth];
+		if (depth < 0) rootDrop.add(item);
+		// A field node written inline cannot be redefined on its own: the tree above it stays as it is.
+		if (key === undefined) return;
+		const entry = drops.get(key) ?? { depth, parent: depth > 0 ? chain[depth - 1] : undefined, drop: new Set<Identity>() };
+		entry.drop.add(item);
+		drops.set(key, entry);
+	};
+	for (const { source } of sources) if (source) dropFrom(source.parents, source.key ?? source.dict);
+	const chains = new Map<string, ReadonlyArray<string | undefined>>();
+	for (const { source } of sources) source?.parents.forEach((key, at) => key !== undefined && chains.set(key, source.parents.slice(0, at)));
+	// The reader's walk stops at MAX_FIELD_DEPTH, so no container is deeper; each is filtered once.
+	for (let depth = MAX_FIELD_DEPTH; depth >= 0; depth--) {
+		for (const [key, entry] of drops) {
+			if (entry.depth !== depth) continue;
+			const left = await edits.remove(refOf(key), [], 'Kids', entry.drop);
+			if (left === 0) dropFrom(chains.get(key) ?? [], key);
+		}
+	}
+	const holder = rootDrop.size ? await fieldsHolder(doc) : undefined;
+	if (holder) await edits.remove(holder.ref, holder.path, 'Fields', rootDrop);
+	return { objects: edits.list(), removed: listed.size, skipped };
+}
+
+/**
+ * The upload without `widgets`: the original followed by one update, or the original and why. `write` lets the tag
+ * remover take the objects into its own update (a page redefined once with both changes); by default they are
+ * written alone.
+ */
+export async function removeWidgets(
+	doc: PdfDocument,
+	pages: PdfPage[],
+	widgets: FormWidget[],
+	write?: (objects: UpdateObject[]) => Promise<{ bytes: Uint8Array; changed: boolean; reason?: string }>,
+): Promise<WidgetRemoval> {
+	const unchanged = (reason?: string, skipped: WidgetRemoval['skipped'] = []): WidgetRemoval => ({ bytes: doc.data, changed: false, reason, removed: 0, skipped });
+	const blocker = await updateBlocker(doc);
+	if (blocker) return unchanged(blocker);
+	const { objects, removed, skipped } = await widgetObjects(doc, pages, widgets);
+	if (!objects.length) return unchanged(undefined, skipped);
+	if (write) {
+		const written = await write(objects);
+		return written.changed ? { bytes: written.bytes, changed: true, removed, skipped } : unchanged(written.reason, skipped);
+	}
+	const size = firstFreeNumber(doc.xref.trailer, doc.xref.entries.keys());
+	const update = updateBytes(doc.data, doc.xref.trailer, objects, size);
+	const bytes = new Uint8Array(doc.data.length + update.length);
+	bytes.set(doc.data);
+	bytes.set(update, doc.data.length);
+	return { bytes, changed: true, removed, skipped };
+}
