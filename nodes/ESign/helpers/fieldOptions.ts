@@ -92,6 +92,20 @@ export const removeTagsOption: INodeProperties = {
 	displayOptions: { show: { '/fieldsInput': ['tags'] } },
 };
 
+/**
+ * Create and Send only (issue 42): the form fields that became eSign fields leave the file it uploads, so a signer
+ * does not see an empty form box over each eSign field. Replace All leaves the site's file as it is.
+ */
+export const removeFormFieldsOption: INodeProperties = {
+	displayName: 'Remove Form Fields From the PDF',
+	name: 'removeFormFields',
+	type: 'boolean',
+	default: true,
+	description:
+		'Whether signers see the document without the form fields that became eSign fields: the file is uploaded without those form boxes (the original followed by a PDF update); form fields left out (read-only, hidden, buttons) stay. An encrypted or digitally signed PDF goes up unchanged, with a hint. Off: the file is uploaded exactly as it is.',
+	displayOptions: { show: { '/fieldsInput': ['formFields'] } },
+};
+
 /** Options of "From the PDF's Form Fields". */
 export const formFieldOptions: INodeProperties[] = [
 	{

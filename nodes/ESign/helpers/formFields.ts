@@ -144,6 +144,8 @@ export interface FormInput {
 	rules: FormSignerRule[];
 	signerCount: () => number | Promise<number>;
 	signerRow: (n: number) => { row?: IDataObject; error?: string } | Promise<{ row?: IDataObject; error?: string }>;
+	/** told the widgets that became fields (each has a row), for the writer that takes them out of the upload */
+	used?: (widgets: FormWidget[]) => void;
 }
 
 /**
@@ -190,6 +192,7 @@ export async function formFieldRows(this: IExecuteFunctions, i: number, pdf: Pdf
 			},
 		);
 	}
+	input.used?.(usable);
 	if (leftOut.length) {
 		this.addExecutionHints({
 			message: `Item ${i + 1}: ${leftOut.length === 1 ? '1 form field of the PDF was' : `${leftOut.length} form fields of the PDF were`} left out: ${listed}`,

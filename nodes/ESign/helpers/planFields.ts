@@ -1,12 +1,12 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { PdfText } from '../pdf';
+import type { FormWidget, PdfText } from '../pdf';
 import type { CoordinateSettings } from './fields';
 import { buildFields, coordinateSettings, fieldsError, isAnchorRow, readFieldRows } from './fields';
 import { formFieldRows, readFormRules } from './formFields';
 import { noTagsError, openPdf, readPdf, tagRows } from './pdfFile';
-import { finishTagRemoval, startTagRemoval } from './tagRemoval';
+import { finishTagRemoval, finishWidgetRemoval, startTagRemoval } from './tagRemoval';
 
 /**
  * One item's fields, from whichever "Define Fields" it uses, checked and placed before any write: the rows (UI or
@@ -27,6 +27,8 @@ export interface PlanInput {
 	firstNumber?: number;
 	/** Create and Send: the tags' glyphs leave the file it uploads (the option "Remove Tags From the PDF"). */
 	removeTags?: boolean;
+	/** Create and Send: the form fields that became fields leave the file it uploads ("Remove Form Fields From the PDF"). */
+	removeFormFields?: boolean;
 }
 
 export async function planFields(
@@ -54,7 +56,9 @@ export async function planFields(
 		const pdf = (await openPdf.call(this, i, file.bytes, file.where, true, 'form fields')) as PdfText;
 		settings.pages = pdf.pages;
 		const size = input.options.formFieldSize === 'default' ? 'default' : 'field';
-		rows = await formFieldRows.call(this, i, pdf, file.where, { size, rules, signerCount: input.signerCount, signerRow: input.tagSigner });
+		let used: FormWidget[] = [];
+		rows = await formFieldRows.call(this, i, pdf, file.where, { size, rules, signerCount: input.signerCount, signerRow: input.tagSigner, used: (widgets) => (used = widgets) });
+		if (input.removeFormFields) finishRemoval = async () => await finishWidgetRemoval.call(this, i, pdf, used, file.where);
 	}
 	const needsText = tags || anchors.some((anchor) => anchor.trim() !== '');
 	if (!form && (needsText || input.always || settings.origin === 'bottomLeft')) {

@@ -1,18 +1,53 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import type { PdfText } from '../pdf';
+import type { FormWidget, PdfText } from '../pdf';
 
 /**
- * "Remove Tags From the PDF" (issue 42), the node's side: whether the file may be rewritten at all, and what the
- * writer's answer means for the upload and for the user. The writer (pdf/rewrite.ts) marks each tag's glyphs as the
- * tags are read and writes an incremental update; where a rewrite is not safe it gives the original back with why,
- * and the node says so in an execution hint: never a failure for that alone (the tags then stay visible).
+ * "Remove Tags From the PDF" and "Remove Form Fields From the PDF" (issue 42), the node's side: whether the file may
+ * be rewritten at all, and what the writer's answer means for the upload and for the user. The writer (pdf/rewrite.ts
+ * for tags, pdf/widgetRemoval.ts for form fields) writes an incremental update; where a rewrite is not safe it gives
+ * the original back with why, and the node says so in an execution hint: never a failure for that alone (the tags
+ * or form boxes then stay visible).
  */
 
 export type TagRemover = ReturnType<PdfText['tagRemover']>;
 
-const KEEP_VISIBLE =
-	'Signers see them and they stay in the signed PDF. To have them removed, save or print the PDF to PDF again; or write the tags in white.';
+/** What a removal's hints say: which things, and what signers see where they stay. */
+interface Wording {
+	/** plural, as in "the text tags in …" */
+	things: string;
+	/** as in "and the other tags were removed" */
+	others: string;
+	one: string;
+	keepVisible: string;
+	/** what is placed for each thing left in place, and the others */
+	placed: (many: boolean) => string;
+}
+
+const TAGS: Wording = {
+	things: 'text tags',
+	others: 'tags',
+	one: 'A text tag',
+	keepVisible: 'Signers see them and they stay in the signed PDF. To have them removed, save or print the PDF to PDF again; or write the tags in white.',
+	placed: (many) => `${many ? 'Their fields are' : 'Its field is'} placed all the same`,
+};
+
+const FORM_FIELDS: Wording = {
+	things: 'form fields',
+	others: 'form fields',
+	one: 'A form field',
+	keepVisible: 'Signers see the PDF’s own empty form boxes under the eSign fields. To have them removed, save the PDF again from a PDF editor (not encrypted, not signed).',
+	placed: (many) => `${many ? 'Their eSign fields are' : 'Its eSign field is'} placed all the same`,
+};
+
+/** What every removal answers (TagRemoval, WidgetRemoval). */
+interface Removal {
+	bytes: Uint8Array;
+	changed: boolean;
+	reason?: string;
+	removed: number;
+	skipped: Array<{ page: number; text: string; reason: string }>;
+}
 
 function hint(this: IExecuteFunctions, message: string): void {
 	this.addExecutionHints({ message, type: 'warning', location: 'outputPane' });
@@ -39,13 +74,29 @@ const shown = (list: Array<{ page: number; text: string; reason: string }>) =>
  */
 export async function finishTagRemoval(this: IExecuteFunctions, i: number, remover: TagRemover | string, where: string): Promise<Buffer | undefined> {
 	const result = typeof remover === 'string' ? { reason: remover, skipped: [], removed: 0, changed: false, bytes: new Uint8Array() } : await remover.write();
+	return report.call(this, i, result, where, TAGS);
+}
+
+/**
+ * "Remove Form Fields From the PDF": the file without the form widgets that became eSign fields (`widgets`, from
+ * pdf.formFields()). Returns the bytes to upload when the file changed, else undefined (upload the original); a file
+ * left as it is (encrypted, signed, damaged), or widgets left in place, are named in a hint, as for tags.
+ */
+export async function finishWidgetRemoval(this: IExecuteFunctions, i: number, pdf: PdfText, widgets: FormWidget[], where: string): Promise<Buffer | undefined> {
+	const result = await pdf.removeWidgets(widgets);
+	const skipped = result.skipped.map((widget) => ({ ...widget, text: `"${widget.text}"` }));
+	return report.call(this, i, { ...result, skipped }, where, FORM_FIELDS);
+}
+
+function report(this: IExecuteFunctions, i: number, result: Removal, where: string, words: Wording): Buffer | undefined {
 	if (result.reason !== undefined) {
-		hint.call(this, `Item ${i + 1}: the text tags in ${where} were not removed: ${result.reason}. The file was uploaded unchanged. ${KEEP_VISIBLE}`);
+		hint.call(this, `Item ${i + 1}: the ${words.things} in ${where} were not removed: ${result.reason}. The file was uploaded unchanged. ${words.keepVisible}`);
 	} else if (result.skipped.length) {
-		const count = result.skipped.length === 1 ? 'A text tag' : `${result.skipped.length} text tags`;
+		const many = result.skipped.length > 1;
+		const count = many ? `${result.skipped.length} ${words.things}` : words.one;
 		hint.call(
 			this,
-			`Item ${i + 1}: ${count} in ${where} could not be removed: ${shown(result.skipped)}. ${result.skipped.length === 1 ? 'Its field is' : 'Their fields are'} placed all the same${result.removed ? ', and the other tags were removed' : ''}. ${KEEP_VISIBLE}`,
+			`Item ${i + 1}: ${count} in ${where} could not be removed: ${shown(result.skipped)}. ${words.placed(many)}${result.removed ? `, and the other ${words.others} were removed` : ''}. ${words.keepVisible}`,
 		);
 	}
 	return result.changed ? Buffer.from(result.bytes.buffer, result.bytes.byteOffset, result.bytes.length) : undefined;

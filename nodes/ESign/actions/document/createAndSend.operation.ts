@@ -3,7 +3,7 @@ import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-work
 
 import { uploadBinary } from '../../helpers/documents';
 import { coordinateCollectionOptions, fieldInputProperties, formFieldOptions, tagOptions } from '../../helpers/fieldDescriptions';
-import { removeTagsOption } from '../../helpers/fieldOptions';
+import { removeFormFieldsOption, removeTagsOption } from '../../helpers/fieldOptions';
 import { planFields } from '../../helpers/planFields';
 import { emailKey, readSignerRows } from '../../helpers/signers';
 import { getRequestOptions, toExecutionData } from '../../helpers/utils';
@@ -48,6 +48,7 @@ const properties: INodeProperties[] = [
 			...tagOptions,
 			removeTagsOption,
 			...formFieldOptions,
+			removeFormFieldsOption,
 			{
 				displayName: 'Keep Draft on Failure',
 				name: 'keepDraftOnFailure',
@@ -122,6 +123,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		always: true,
 		// On unless switched off: saved workflows from before the option get the new default (CHANGELOG).
 		removeTags: options.removeTags !== false,
+		removeFormFields: options.removeFormFields !== false,
 		file: async () => ({
 			bytes: await this.helpers.getBinaryDataBuffer(i, binaryPropertyName),
 			where: `the file in binary field "${binaryPropertyName}" (${binaryData.fileName ?? binaryData.mimeType})`,

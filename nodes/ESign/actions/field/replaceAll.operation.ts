@@ -52,7 +52,15 @@ const properties: INodeProperties[] = [
 			},
 			...coordinateCollectionOptions,
 			...tagOptions,
-			...formFieldOptions,
+			// The site cannot replace a document's file: its form boxes stay (Create and Send removes them from its upload).
+			...formFieldOptions.map((option) =>
+				option.name === 'formFieldSize'
+					? {
+							...option,
+							description: `${option.description}. The draft's file on the site stays as it is (the site cannot replace it), so signers see its form boxes under the fields; Create and Send removes them from the file it uploads.`,
+						}
+					: option,
+			),
 		],
 	},
 ];
