@@ -1,0 +1,56 @@
+// Remove Form Fields From the PDF, the node's side (helpers/tagRemoval.ts finishWidgetRemoval): what the writer's
+// answer means for the upload and the hints. The writer is a stand-in here (its own tests are
+// test/unit/pdf/widgetRemoval.test.ts); the engine suite test/ESign/document/widgetRemoval.slow.test.ts runs the real one.
+import type { IExecuteFunctions, NodeExecutionHint } from 'n8n-workflow';
+
+import { finishWidgetRemoval } from '../../../nodes/ESign/helpers/tagRemoval';
+import type { FormWidget, PdfText, WidgetRemoval } from '../../../nodes/ESign/pdf';
+import { executeContext } from '../fakes';
+
+const hints: NodeExecutionHint[] = [];
+const context = Object.assign(executeContext(), { addExecutionHints: (...added: NodeExecutionHint[]) => hints.push(...added) }) as unknown as IExecuteFunctions;
+const WHERE = 'the file in binary field "data" (lease.pdf)';
+const WIDGETS = [{ name: 'Tenant Signature' }, { name: 'Tenant Name' }] as FormWidget[];
+
+/** A PdfText whose removeWidgets answers `answer`, and the widgets it was given. */
+function pdfOf(answer: Partial<WidgetRemoval>) {
+	const given: FormWidget[][] = [];
+	const pdf = {
+		removeWidgets: async (widgets: FormWidget[]) => {
+			given.push(widgets);
+			return { bytes: new Uint8Array([1, 2, 3]), changed: false, removed: 0, skipped: [], ...answer };
+		},
+	} as unknown as PdfText;
+	return { pdf, given };
+}
+
+beforeEach(() => hints.splice(0));
+
+describe('finishWidgetRemoval', () => {
+	test('the widgets given go to the writer; a changed file is what goes up, with no hint when every widget left', async () => {
+		const bytes = new Uint8Array([37, 80, 68, 70, 45, 7]);
+		const { pdf, given } = pdfOf({ bytes, changed: true, removed: 2 });
+		const upload = await finishWidgetRemoval.call(context, 0, pdf, WIDGETS, WHERE);
+		expect(given).toEqual([WIDGETS]);
+		expect([...(upload as Buffer)]).toEqual([...bytes]);
+		expect(hints).toEqual([]);
+	});
+
+	test('a file the writer would not rewrite goes up unchanged (undefined: the original), with a hint saying why and that the form boxes stay visible', async () => {
+		const { pdf } = pdfOf({ reason: 'the PDF is encrypted, and this node does not write encrypted files' });
+		expect(await finishWidgetRemoval.call(context, 1, pdf, WIDGETS, WHERE)).toBeUndefined();
+		expect(hints).toHaveLength(1);
+		expect(hints[0]).toMatchObject({ type: 'warning', location: 'outputPane' });
+		expect(hints[0].message).toBe(
+			`Item 2: the form fields in ${WHERE} were not removed: the PDF is encrypted, and this node does not write encrypted files. The file was uploaded unchanged. Signers see the PDF’s own empty form boxes under the eSign fields. To have them removed, save the PDF again from a PDF editor (not encrypted, not signed).`,
+		);
+	});
+
+	test('a widget left in place is named (quoted) with page and why; the others left and the changed file goes up', async () => {
+		const { pdf } = pdfOf({ changed: true, removed: 1, skipped: [{ page: 2, text: 'Tenant Name', reason: 'no page that lists it could be rewritten' }] });
+		expect(await finishWidgetRemoval.call(context, 0, pdf, WIDGETS, WHERE)).toBeInstanceOf(Buffer);
+		expect(hints.map((h) => h.message)).toEqual([
+			`Item 1: A form field in ${WHERE} could not be removed: "Tenant Name" on page 2 (no page that lists it could be rewritten). Its eSign field is placed all the same, and the other form fields were removed. Signers see the PDF’s own empty form boxes under the eSign fields. To have them removed, save the PDF again from a PDF editor (not encrypted, not signed).`,
+		]);
+	});
+});
