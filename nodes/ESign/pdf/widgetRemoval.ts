@@ -131,8 +131,9 @@ export async function widgetObjects(doc: PdfDocument, pages: PdfPage[], widgets:
 		if (source && !listed.has(source.key ?? source.dict)) skipped.push({ page: widget.page, text: widget.name, reason: 'no page that lists it could be rewritten' });
 	}
 
-	// The field tree, deepest containers first: a node left with no kids leaves its parent's list in turn.
-	const drops = new Map<string, { depth: number; parent: string | undefined; drop: Set<Identity> }>();
+	// The field tree, deepest containers first: a node left with no kids leaves its parent's list in turn. The reader's
+	// walk read each node once (cycles cut there), so a node has one chain of parents and one depth.
+	const drops = new Map<string, { depth: number; drop: Set<Identity> }>();
 	const rootDrop = new Set<Identity>();
 	const dropFrom = (chain: ReadonlyArray<string | undefined>, item: Identity): void => {
 		const depth = chain.length - 1;
@@ -140,7 +141,7 @@ export async function widgetObjects(doc: PdfDocument, pages: PdfPage[], widgets:
 		if (depth < 0) rootDrop.add(item);
 		// A field node written inline cannot be redefined on its own: the tree above it stays as it is.
 		if (key === undefined) return;
-		const entry = drops.get(key) ?? { depth, parent: depth > 0 ? chain[depth - 1] : undefined, drop: new Set<Identity>() };
+		const entry = drops.get(key) ?? { depth, drop: new Set<Identity>() };
 		entry.drop.add(item);
 		drops.set(key, entry);
 	};

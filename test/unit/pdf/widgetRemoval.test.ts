@@ -147,6 +147,20 @@ describe('hand-built forms', () => {
 		expect((await (await PdfText.open(result.bytes)).formFields()).map((w) => w.name)).toEqual(['print']);
 	});
 
+	test('a field tree that loops (a node among its own kids): read once, its widgets still leave, the node stays where it is', async () => {
+		const objects = [
+			[1, '<< /Type /Catalog /Pages 2 0 R /AcroForm 30 0 R >>'],
+			...common('[21 0 R 22 0 R 23 0 R]', '<< /Fields [20 0 R 23 0 R] >>').map(([num, value]) => (num === 20 ? [20, '<< /T (party) /FT /Tx /Kids [21 0 R 22 0 R 20 0 R] >>'] : [num, value])),
+		] as Array<[number, string]>;
+		const original = new Uint8Array(buildPdf(objects).bytes);
+		const { gone, result } = await removeUsable(original);
+		expect(gone.map((w) => w.name)).toEqual(['party', 'party']);
+		expect(result).toMatchObject({ changed: true, removed: 2 });
+		const update = Buffer.from(result.bytes.subarray(original.length)).toString('latin1');
+		expect(update).toMatch(/^20 0 obj\n<<.*\/Kids \[20 0 R\]/m);
+		expect((await (await PdfText.open(result.bytes)).formFields()).map((w) => w.name)).toEqual(['print']);
+	});
+
 	test('a direct /Annots and a direct /AcroForm, with tags removed too: one update, the page written once with both changes', async () => {
 		const objects = [[1, '<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [20 0 R 23 0 R] >> >>'], ...common('[21 0 R 22 0 R 23 0 R]', '<< >>')] as Array<[number, string]>;
 		const original = new Uint8Array(buildPdf(objects).bytes);
