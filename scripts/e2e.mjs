@@ -19,7 +19,7 @@ import { assert, nodeOutput, runError, testScript } from './lib/expectations.mjs
 import { answeredBeforeRun, credentialTests, exampleRun, examplesRun, pollEnded, pollingFiresOnce, promiseKept, signersPolledOnce, sentDocument, statsPolls, triggerFires } from './lib/checks.mjs';
 import { createInstance } from './lib/instance.mjs';
 import { ensureChromium, openEditor, takeScreenshots } from './lib/screenshots.mjs';
-import { createAndSendHints, runFromEditor, templateBeforeChoice, templateVariables } from './lib/editorCheck.mjs';
+import { createAndSendHints, defineFieldsChoices, runFromEditor, templateBeforeChoice, templateVariables } from './lib/editorCheck.mjs';
 import { corpusChecks } from './lib/corpus.mjs';
 import { signedPagePicture } from './lib/textTags.mjs';
 import { callTools, reply, startScriptedModel, toolAnswers } from '../test/support/scriptedModel.mjs';
@@ -216,6 +216,9 @@ async function browserStep(tag, line, n8n, site) {
 			const browser = await opened();
 			return exampleRun(site, example.workflow, () => runFromEditor(browser, n8n, example.workflow.id));
 		});
+		await check(`${tag} 6f. editor: Create and Send, Define Fields "From Text Tags in the PDF" and "From the PDF’s Form Fields" each show their own notice, parameters and options (Remove Tags From the PDF, Form Field Signers, Form Field Size …) and not the other's`, async () =>
+			defineFieldsChoices(await opened(), { description, credential: CREDENTIAL.name }),
+		);
 	} finally {
 		await editor?.close();
 	}

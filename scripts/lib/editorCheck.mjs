@@ -1,7 +1,7 @@
 // The eSign node in the real n8n editor, walked as a user walks it (issue 38), for `npm run test:e2e` step 6 on both
 // lines: from the node panel to Template → Create Document (no error before a template is chosen, the template's
 // variables as rows after), Create and Send's hints in a Signers row and a Fields row, and example 1 run with the
-// Execute Workflow button. Each step is one function the e2e runs as a check of its own: it resolves the PASS note,
+// Execute Workflow button, and what each way of reading fields from the PDF shows (6f). Each step is one function the e2e runs as a check of its own: it resolves the PASS note,
 // or throws naming what the editor showed instead. What the node should show (action names, option names, hints) is
 // read from the node's description as n8n serves it (/types/nodes.json of the running instance, i.e. the packed
 // package), so a reworded hint needs no change here, and a hint gone from the description fails.
@@ -188,6 +188,62 @@ export async function createAndSendHints(editor, { description, credential, file
 	const after = await fonts();
 	assert(after.size === 1 && after.family === 1, `with Field Type "${textType}" the row shows Font Size ×${after.size}, Font Family ×${after.family}`);
 	return `${hinted.map((h) => `${h.label}: "${h.hint}"`).join('; ')}; Font Size and Family hidden for ${signatureType}, shown for ${textType}; ${path.basename(file)}`;
+}
+
+/**
+ * e2e 6f. In a new workflow, Create and Send from the node panel, each way of defining fields read from the PDF
+ * (text tags, form fields) chosen in Define Fields: what the node's description shows only for that choice is shown
+ * (its notice's text, its parameters), what it shows only for another choice is not (the Fields rows), and the
+ * Options list offers exactly the options meant for that choice among those bound to a choice (Remove Tags From the
+ * PDF and Tag Field Size for tags, Form Field Size and the form options for form fields).
+ */
+export async function defineFieldsChoices(editor, { description, credential }) {
+	const names = operationNames(description, 'document', 'createAndSend');
+	const define = parameterOf(description, 'document', 'createAndSend', 'fieldsInput');
+	const options = parameterOf(description, 'document', 'createAndSend', 'options');
+	const choiceOf = (p) => p.displayOptions?.show?.fieldsInput ?? p.displayOptions?.show?.['/fieldsInput'];
+	const own = description.properties.filter((p) => choiceOf(p) && p.displayOptions?.show?.resource?.includes('document') && p.displayOptions?.show?.operation?.includes('createAndSend'));
+	const bound = (options.options ?? []).filter((o) => choiceOf(o));
+	const choices = define.options.filter((o) => ['tags', 'formFields'].includes(o.value));
+	assert(choices.length === 2, `Define Fields offers ${define.options.map((o) => o.value).join(', ')}: no tags and form fields choices`);
+
+	const page = await editor.open('/workflow/new');
+	await page.locator('[data-test-id=node-creator-plus-button]').first().waitFor();
+	await addFromNodePanel(page, names.action);
+	await chooseCredential(page, credential);
+	const ndv = page.locator('[data-test-id=ndv]');
+	const shownCount = async (p) =>
+		p.type === 'notice'
+			? await ndv.getByText(p.displayName.slice(0, 60)).count()
+			: await ndv.locator(`[data-test-id=parameter-input-${p.name}], [data-test-id=fixed-collection-${p.name}]`).count();
+	const notes = [];
+	for (const choice of choices) {
+		await chooseOption(page, 'fieldsInput', choice.name);
+		await rendered(page);
+		const problems = [];
+		for (const p of own) {
+			const meant = choiceOf(p).includes(choice.value);
+			const count = await shownCount(p);
+			if (meant !== count > 0) problems.push(`"${p.displayName.slice(0, 60)}" is ${count ? 'shown' : 'not shown'}`);
+		}
+		// The Options list: its add control (a button in n8n 2.x, a select in 1.x) opened, the offered names read.
+		const add = ndv.locator(`input[placeholder="${options.placeholder}"]`).or(ndv.getByText(options.placeholder, { exact: true })).first();
+		await add.scrollIntoViewIfNeeded();
+		await add.click();
+		await rendered(page);
+		const offered = [];
+		for (const o of bound) {
+			const visible = await page.getByText(o.displayName, { exact: true }).filter({ visible: true }).count();
+			const meant = choiceOf(o).includes(choice.value);
+			if (visible) offered.push(o.displayName);
+			if (meant !== visible > 0) problems.push(`Options ${visible ? 'offers' : 'does not offer'} "${o.displayName}"`);
+		}
+		await page.keyboard.press('Escape');
+		await rendered(page);
+		assert(!problems.length, `with Define Fields "${choice.name}": ${problems.join('; ')}`);
+		notes.push(`${choice.name}: ${own.filter((p) => choiceOf(p).includes(choice.value)).length} own parameters shown, others hidden; Options offers ${offered.join(', ')}`);
+	}
+	return notes.join('; ');
 }
 
 /**
