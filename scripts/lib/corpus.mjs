@@ -10,6 +10,8 @@ import { CREDENTIAL, EXAMPLE_SANDBOX_ORIGIN, NODE_TYPES, credRef, credentialData
 import { assert, fmtRoutes, nodeOutput, runError, siteCalls } from './expectations.mjs';
 import { pollEnded, sentDocument } from './checks.mjs';
 import { ROOT } from './runtime.mjs';
+import { typeOf } from './formFields.mjs';
+import { readForms } from '../../test/support/pdfjsForms.mjs';
 
 export const CORPUS_DIR = path.join(ROOT, 'test', 'corpus');
 
@@ -137,7 +139,18 @@ const EXPECTED = {
 			const sent = await site.document(sentId);
 			const sentFields = (await site.call('GET', `/documents/${sentId}/fields`)).body;
 			assert(sent?.status === 'sent' && sentFields.length === 8 && new Set(sentFields.map((f) => f.signer_id)).size === 1, `document ${sentId}: ${sent?.status}, ${sentFields.length} fields`);
-			return `draft ${draftId}: 8 fields from its form fields, the landlord's 2 to signer 2; document ${sentId} sent with 8 fields for its one signer`;
+			// The one change for this saved workflow (issue 42, the new default Remove Form Fields From the PDF): Create and
+			// Send uploads the original followed by an update without the 8 form fields that became fields (the 5 widgets
+			// left out stay); Replace All leaves the draft's file.
+			const original = await site.sample('tenancy-form.pdf');
+			const fileOf = async (id) => Buffer.from(await (await fetch(`${site.controlBase}/documents/${id}/file`)).arrayBuffer());
+			const upload = await fileOf(sentId);
+			assert(upload.length > original.length && upload.subarray(0, original.length).equals(original), `document ${sentId}'s file (${upload.length} bytes) is not the original (${original.length}) followed by an update`);
+			const [before, after] = [(await readForms(original)).widgets, (await readForms(upload)).widgets];
+			const left = after.map((w) => w.name).sort();
+			assert(before.length - after.length === 8 && same(left, before.filter((w) => !typeOf(w)).map((w) => w.name).sort()), `document ${sentId}'s file still has the widgets ${left.join(', ')}`);
+			assert((await fileOf(draftId)).equals(original), `draft ${draftId}'s file changed`);
+			return `draft ${draftId}: 8 fields from its form fields, the landlord's 2 to signer 2 (its file unchanged); document ${sentId} sent with 8 fields for its one signer, its file the original + ${upload.length - original.length} bytes of update, ${after.length} widgets left (${left.join(', ')})`;
 		},
 	},
 	esignCorpus07Family: {

@@ -22,7 +22,7 @@ const inside = (inner, outer) =>
 	inner[0] >= outer[0] - SLACK && inner[1] >= outer[1] - SLACK && inner[2] <= outer[2] + SLACK && inner[3] <= outer[3] + SLACK;
 
 /** The eSign field type a widget becomes, or undefined when the node leaves it out. */
-function typeOf(w) {
+export function typeOf(w) {
 	if (w.readOnly || w.hidden || w.pushButton || w.radioButton) return undefined;
 	if (w.fieldType === 'Sig') return 'signature';
 	if (w.fieldType === 'Ch') return 'dropdown';
