@@ -200,7 +200,8 @@ function fieldRowProperties(signerProperty: INodeProperties): INodeProperties[] 
 /**
  * "Define Fields" (UI list, JSON, text tags or the PDF's form fields) with its inputs. `signer` is the row property
  * naming who fills the field; `jsonSigner` is how the JSON form names it (signer_id, or a signer reference);
- * `tagSigners` says which signer a tag's number means, `formSigners` which signer a Form Field Signers number means.
+ * `tagSigners` says which signer a tag's number means, `formSigners` which signer a Form Field Signers number means;
+ * `formFileNote` ends the form fields' notice with what becomes of the file's own form fields.
  */
 export function fieldInputProperties(
 	signer: INodeProperties,
@@ -208,6 +209,7 @@ export function fieldInputProperties(
 	tagSigners: string,
 	formSigners: string,
 	uiDescription?: string,
+	formFileNote = '',
 ): INodeProperties[] {
 	return [
 		{
@@ -238,7 +240,7 @@ export function fieldInputProperties(
 			displayOptions: { show: { fieldsInput: ['tags'] } },
 		},
 		{
-			displayName: `Each form field of a fillable PDF becomes a field over its box: signature, text, multi-line text, checkbox, dropdown (with its choices). Its name is the field's name in Get Values; its Required flag is kept (a signature is always required). Read-only, hidden, push-button and radio-button fields are left out and listed in a hint. With one signer, that signer fills every field; with more, say who under "Form Field Signers".`,
+			displayName: `Each form field of a fillable PDF becomes a field over its box: signature, text, multi-line text, checkbox, dropdown (with its choices). Its name is the field's name in Get Values; its Required flag is kept (a signature is always required). Read-only, hidden, push-button and radio-button fields are left out and listed in a hint. With one signer, that signer fills every field; with more, say who under "Form Field Signers".${formFileNote}`,
 			name: 'formFieldsNotice',
 			type: 'notice',
 			default: '',

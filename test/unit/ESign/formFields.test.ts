@@ -227,5 +227,9 @@ describe('the editor: the option on both operations, existing values and default
 		// The tag option keeps its name, values and default.
 		const tagSize = options.find((o) => o.name === 'tagFieldSize') as INodeProperties;
 		expect([tagSize.default, (tagSize.options as Array<{ value: string }>).map((o) => o.value)]).toEqual(['tag', ['tag', 'default']]);
+		// The notice speaks of the removal exactly where the option is, by its name.
+		const removal = options.find((o) => o.name === 'removeFormFields');
+		expect(notice.displayName.includes('Options → Remove Form Fields From the PDF')).toBe(removal !== undefined);
+		if (removal) expect(notice.displayName).toContain(removal.displayName);
 	});
 });

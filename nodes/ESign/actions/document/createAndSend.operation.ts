@@ -36,6 +36,7 @@ const properties: INodeProperties[] = [
 		'A tag’s signer is the position in "Signers" above: 1 = the first. The tags are removed from the file uploaded, so any colour will do (Options → Remove Tags From the PDF); an encrypted or digitally signed PDF goes up unchanged with its tags visible, and a hint says so.',
 		'1 = the first entry of "Signers" above, 2 = the second, …',
 		'Every signer needs at least one signature field before the document can be sent',
+		' The form fields that become fields are removed from the file uploaded, so no empty form box shows over them (Options → Remove Form Fields From the PDF).',
 	),
 	{
 		displayName: 'Options',
