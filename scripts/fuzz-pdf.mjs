@@ -41,7 +41,7 @@ const reader = join(compileReader(), 'index.js');
 if (args.includes('--repro')) {
 	const result = await readBounded(new Uint8Array(readFileSync(option('repro'))), { heapMb: HEAP_MB, timeoutMs: TIMEOUT_MS });
 	const ms = `${Math.round(result.ms ?? 0)} ms`;
-	if (result.outcome === 'ok') console.log(`ok: ${result.pages} pages, ${result.lines} lines, ${result.tags} tags, ${ms}`);
+	if (result.outcome === 'ok') console.log(`ok: ${result.pages} pages, ${result.lines} lines, ${result.tags} tags, ${result.fields} form widgets, ${ms}; removal: ${JSON.stringify(result.rewrite)}`);
 	else if (result.outcome === 'PdfError') console.log(`PdfError ${result.kind}: ${result.message} (${ms})`);
 	else {
 		console.log(`${result.outcome} after ${ms}: ${result.stack ?? result.message ?? ''}`);
@@ -69,6 +69,8 @@ async function fuzz() {
 	const slowest = [];
 	const findings = [];
 	const signatures = new Map();
+	// Cases that reached the form-widget removal (a form with widgets that become fields), written or not, and with tags.
+	const widgetCases = { reached: 0, written: 0, withTags: 0 };
 	let next = 0;
 	let done = 0;
 
@@ -90,6 +92,12 @@ async function fuzz() {
 		const outcome = final.outcome === 'PdfError' ? `PdfError ${final.kind}` : final.outcome;
 		count(final.firstOutcome && final.outcome !== final.firstOutcome ? `${result.outcome} (not again in a fresh child: ${outcome})` : outcome);
 		kinds.set(made.kind, (kinds.get(made.kind) ?? 0) + 1);
+		const widgets = final.outcome === 'ok' ? final.rewrite?.widgets : undefined;
+		if (widgets) {
+			widgetCases.reached++;
+			if (widgets.changed) widgetCases.written++;
+			if (widgets.both) widgetCases.withTags++;
+		}
 		if (final.ms !== undefined && final.outcome !== 'hang') keepSlowest(final.ms, made.description);
 		if (['crash', 'hang', 'oom', 'died'].includes(final.outcome)) {
 			mkdirSync(OUT, { recursive: true });
@@ -131,6 +139,7 @@ async function fuzz() {
 	const seconds = (Date.now() - started) / 1000;
 	console.log(`\n${done} cases in ${seconds.toFixed(0)} s (${(done / seconds).toFixed(1)} a second)`);
 	console.log('cases by mutation:', [...kinds].map(([k, v]) => `${k} ${v}`).join(', '));
+	console.log(`form-widget removal: ${widgetCases.reached} cases reached it, ${widgetCases.written} written, ${widgetCases.withTags} with tags in the same update`);
 	console.log('outcomes:');
 	for (const [key, value] of [...counts].sort((a, b) => b[1] - a[1])) console.log(`  ${String(value).padStart(6)}  ${key}`);
 	console.log('slowest cases that ended:');
@@ -140,7 +149,7 @@ async function fuzz() {
 		for (const [signature, seeds] of signatures) console.log(`  ${seeds.length}×  ${signature}\n        seeds ${seeds.slice(0, 8).join(', ')}`);
 		console.log(`inputs and repro commands in ${OUT}, e.g.\n  ${findings[0].repro}`);
 	}
-	const summary = { cases: done, seed: SEED, seconds, timeoutMs: TIMEOUT_MS, heapMb: HEAP_MB, outcomes: Object.fromEntries(counts), slowest, findings };
+	const summary = { cases: done, seed: SEED, seconds, timeoutMs: TIMEOUT_MS, heapMb: HEAP_MB, outcomes: Object.fromEntries(counts), widgetCases, slowest, findings };
 	mkdirSync(OUT, { recursive: true });
 	writeFileSync(join(OUT, `summary-seed-${SEED}.json`), `${JSON.stringify(summary, null, 2)}\n`);
 	process.exitCode = findings.length ? 1 : 0;
