@@ -135,7 +135,10 @@ export async function widgetObjects(doc: PdfDocument, pages: PdfPage[], widgets:
 	// walk read each node once (cycles cut there), so a node has one chain of parents and one depth.
 	const drops = new Map<string, { depth: number; drop: Set<Identity> }>();
 	const rootDrop = new Set<Identity>();
+	// Every field node that leaves the tree, for /AcroForm /CO (the calculation order lists fields by reference).
+	const leaving = new Set<Identity>();
 	const dropFrom = (chain: ReadonlyArray<string | undefined>, item: Identity): void => {
+		leaving.add(item);
 		const depth = chain.length - 1;
 		const key = chain[depth];
 		if (depth < 0) rootDrop.add(item);
@@ -156,8 +159,10 @@ export async function widgetObjects(doc: PdfDocument, pages: PdfPage[], widgets:
 			if (left === 0) dropFrom(chains.get(key) ?? [], key);
 		}
 	}
-	const holder = rootDrop.size ? await fieldsHolder(doc) : undefined;
-	if (holder) await edits.remove(holder.ref, holder.path, 'Fields', rootDrop);
+	const holder = leaving.size ? await fieldsHolder(doc) : undefined;
+	if (holder && rootDrop.size) await edits.remove(holder.ref, holder.path, 'Fields', rootDrop);
+	// A calculation order naming a field that is gone would have a viewer look for it: it leaves /CO too.
+	if (holder) await edits.remove(holder.ref, holder.path, 'CO', leaving);
 	return { objects: edits.list(), removed: listed.size, skipped };
 }
 

@@ -10,6 +10,7 @@ import { PdfDict, PdfRef } from '../../../nodes/ESign/pdf/objects';
 import type { PdfObject } from '../../../nodes/ESign/pdf/objects';
 import { readPdfFixture } from '../../support/pdfjs';
 import { buildPdf } from '../../support/pdfRaw';
+import { becomesField } from '../../support/pdfRewriteCheck';
 
 const fixture = (file: string) => new Uint8Array(readPdfFixture(file).bytes as Buffer);
 
@@ -113,6 +114,16 @@ describe('widgets that became fields leave the file', () => {
 	});
 });
 
+describe("the fuzzer's copy of which widgets become fields (test/support/pdfRewriteCheck.js)", () => {
+	test.each(['form-pdflib.pdf', 'form-tree.pdf', 'form-controls.pdf', 'form-aes-128.pdf'])('%s: the same widgets as the node', async (file) => {
+		const widgets = await (await PdfText.open(fixture(file))).formFields();
+		const { usable } = usableWidgets(widgets);
+		expect(usable.length).toBeGreaterThan(0);
+		expect(usable.length).toBeLessThan(widgets.length);
+		expect(widgets.filter(becomesField)).toEqual(usable);
+	});
+});
+
 describe('hand-built forms', () => {
 	const widths = `[${Array(95).fill(500).join(' ')}]`;
 	const common = (annots: string, acroForm: string): Array<[number, string | { dict?: string; stream: Uint8Array }]> => [
@@ -143,6 +154,24 @@ describe('hand-built forms', () => {
 		// The annotations array, the emptied field (20), and /Fields; not the page (10), catalog (1) or AcroForm (30).
 		expect(defined).toEqual([20, 31, 32]);
 		expect(update).toMatch(/^31 0 obj\n\[23 0 R\]/m);
+		expect(update).toMatch(/^32 0 obj\n\[23 0 R\]/m);
+		expect((await (await PdfText.open(result.bytes)).formFields()).map((w) => w.name)).toEqual(['print']);
+	});
+
+	test('/AcroForm /CO (calculation order): the fields that left the tree leave it too, the others stay in order', async () => {
+		const objects = [
+			[1, '<< /Type /Catalog /Pages 2 0 R /AcroForm 30 0 R >>'],
+			...common('[21 0 R 22 0 R 23 0 R 24 0 R]', '<< /Fields 32 0 R /CO [24 0 R 23 0 R 20 0 R] >>'),
+			[24, '<< /Type /Annot /Subtype /Widget /T (total) /FT /Tx /Rect [300 600 400 620] /P 10 0 R >>'],
+			[32, '[20 0 R 23 0 R 24 0 R]'],
+		] as Array<[number, string]>;
+		const original = new Uint8Array(buildPdf(objects).bytes);
+		const { gone, result } = await removeUsable(original);
+		// party's two widgets (their field, 20, left empty) and total (a field merged with its widget).
+		expect(gone.map((w) => w.name)).toEqual(['party', 'party', 'total']);
+		expect(result.changed).toBe(true);
+		const update = Buffer.from(result.bytes.subarray(original.length)).toString('latin1');
+		expect(update).toMatch(/^30 0 obj\n<<.*\/CO \[23 0 R\]/m);
 		expect(update).toMatch(/^32 0 obj\n\[23 0 R\]/m);
 		expect((await (await PdfText.open(result.bytes)).formFields()).map((w) => w.name)).toEqual(['print']);
 	});
