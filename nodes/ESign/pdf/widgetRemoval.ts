@@ -117,18 +117,28 @@ export async function widgetObjects(doc: PdfDocument, pages: PdfPage[], widgets:
 
 	// What viewers draw: each page's /Annots without them.
 	const listed = new Set<Identity>();
+	const onPages = new Set<Identity>();
 	for (const page of pages) {
 		const annots = page.dict.get('Annots');
 		const list = annots instanceof PdfRef ? await doc.resolve(annots) : annots;
 		if (!Array.isArray(list)) continue;
 		const here = list.map(identityOf).filter((id): id is Identity => id !== undefined && gone.has(id));
+		for (const id of here) onPages.add(id);
 		// A page written inline cannot be redefined on its own: its widgets stay (named below).
 		if (!here.length || !page.ref) continue;
 		await edits.remove(page.ref, [], 'Annots', gone);
 		for (const id of here) listed.add(id);
 	}
-	for (const { widget, source } of sources) {
-		if (source && !listed.has(source.key ?? source.dict)) skipped.push({ page: widget.page, text: widget.name, reason: 'no page that lists it could be rewritten' });
+	// A widget no page lists (the reader placed it by its /P; no viewer draws it) leaves with the field tree alone.
+	// One a page lists that could not be rewritten stays whole: taken out of the tree only, a viewer would still
+	// draw it, no longer a field.
+	const leave: typeof sources = [];
+	for (const entry of sources) {
+		const { widget, source } = entry;
+		if (!source) continue;
+		const id = source.key ?? source.dict;
+		if (listed.has(id) || !onPages.has(id)) leave.push(entry);
+		else skipped.push({ page: widget.page, text: widget.name, reason: 'no page that lists it could be rewritten' });
 	}
 
 	// The field tree, deepest containers first: a node left with no kids leaves its parent's list in turn. The reader's
@@ -148,9 +158,9 @@ export async function widgetObjects(doc: PdfDocument, pages: PdfPage[], widgets:
 		entry.drop.add(item);
 		drops.set(key, entry);
 	};
-	for (const { source } of sources) if (source) dropFrom(source.parents, source.key ?? source.dict);
+	for (const { source } of leave) if (source) dropFrom(source.parents, source.key ?? source.dict);
 	const chains = new Map<string, ReadonlyArray<string | undefined>>();
-	for (const { source } of sources) source?.parents.forEach((key, at) => key !== undefined && chains.set(key, source.parents.slice(0, at)));
+	for (const { source } of leave) source?.parents.forEach((key, at) => key !== undefined && chains.set(key, source.parents.slice(0, at)));
 	// The reader's walk stops at MAX_FIELD_DEPTH, so no container is deeper; each is filtered once.
 	for (let depth = MAX_FIELD_DEPTH; depth >= 0; depth--) {
 		for (const [key, entry] of drops) {
@@ -163,7 +173,7 @@ export async function widgetObjects(doc: PdfDocument, pages: PdfPage[], widgets:
 	if (holder && rootDrop.size) await edits.remove(holder.ref, holder.path, 'Fields', rootDrop);
 	// A calculation order naming a field that is gone would have a viewer look for it: it leaves /CO too.
 	if (holder) await edits.remove(holder.ref, holder.path, 'CO', leaving);
-	return { objects: edits.list(), removed: listed.size, skipped };
+	return { objects: edits.list(), removed: new Set(leave.map(({ source }) => source?.key ?? source?.dict)).size, skipped };
 }
 
 /**

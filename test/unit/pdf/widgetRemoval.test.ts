@@ -176,6 +176,30 @@ describe('hand-built forms', () => {
 		expect((await (await PdfText.open(result.bytes)).formFields()).map((w) => w.name)).toEqual(['print']);
 	});
 
+	test('a widget no page lists (placed by its /P, drawn by no viewer): it leaves the field tree and counts as removed', async () => {
+		const objects = [[1, '<< /Type /Catalog /Pages 2 0 R /AcroForm 30 0 R >>'], ...common('[21 0 R 23 0 R]', '<< /Fields [20 0 R 23 0 R] >>')] as Array<[number, string]>;
+		const original = new Uint8Array(buildPdf(objects).bytes);
+		const { gone, result } = await removeUsable(original);
+		expect(gone.map((w) => w.name)).toEqual(['party', 'party']);
+		expect(result).toMatchObject({ changed: true, removed: 2, skipped: [] });
+		expect((await (await PdfText.open(result.bytes)).formFields()).map((w) => w.name)).toEqual(['print']);
+	});
+
+	test('a page written inline (cannot be redefined): its widgets stay whole, on the page and in the field tree, named as left', async () => {
+		const page = '<< /Type /Page /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents 11 0 R /Annots [21 0 R 22 0 R 23 0 R] >>';
+		const objects = [
+			[1, '<< /Type /Catalog /Pages 2 0 R /AcroForm 30 0 R >>'],
+			...common('[]', '<< /Fields [20 0 R 23 0 R] >>').map(([num, value]) => (num === 2 ? [2, `<< /Type /Pages /Kids [${page}] /Count 1 >>`] : [num, value])),
+		] as Array<[number, string]>;
+		const original = new Uint8Array(buildPdf(objects).bytes);
+		const { widgets, gone, result } = await removeUsable(original);
+		expect(gone.map((w) => w.name)).toEqual(['party', 'party']);
+		expect(result).toMatchObject({ changed: false, removed: 0 });
+		expect(result.skipped.map((s) => s.text)).toEqual(['party', 'party']);
+		expect(Buffer.from(result.bytes).equals(Buffer.from(original))).toBe(true);
+		expect((await (await PdfText.open(result.bytes)).formFields()).map(keyOf)).toEqual(widgets.map(keyOf));
+	});
+
 	test('a field tree that loops (a node among its own kids): read once, its widgets still leave, the node stays where it is', async () => {
 		const objects = [
 			[1, '<< /Type /Catalog /Pages 2 0 R /AcroForm 30 0 R >>'],
