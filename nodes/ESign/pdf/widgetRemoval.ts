@@ -2,7 +2,7 @@ import type { PdfDocument } from './document';
 import type { FormWidget, WidgetSource } from './forms';
 import { firstFreeNumber, updateBytes } from './incremental';
 import type { UpdateObject } from './incremental';
-import { MAX_FIELD_DEPTH } from './limits';
+import { MAX_FIELD_DEPTH, MAX_REF_HOPS } from './limits';
 import { PdfDict, PdfRef } from './objects';
 import type { PdfObject } from './objects';
 import type { PdfPage } from './pages';
@@ -44,12 +44,19 @@ class Edits {
 
 	constructor(private readonly doc: PdfDocument) {}
 
-	/** The current state of indirect dictionary `ref` (its working copy once edited). */
-	async dict(ref: PdfRef): Promise<PdfDict | undefined> {
-		const known = this.objects.get(ref.key)?.value;
-		if (known instanceof PdfDict) return known;
-		const value = await this.doc.fetch(ref);
-		return value instanceof PdfDict ? value : undefined;
+	/**
+	 * The indirect dictionary `ref` names and the object that holds it: `ref` itself, or the end of a chain of
+	 * objects that are only references (`13 0 obj 15 0 R`), which must be redefined where the dictionary is.
+	 */
+	private async dict(ref: PdfRef): Promise<{ ref: PdfRef; dict: PdfDict } | undefined> {
+		let at = ref;
+		for (let hops = 0; hops < MAX_REF_HOPS; hops++) {
+			const value = this.objects.get(at.key)?.value ?? (await this.doc.fetch(at));
+			if (value instanceof PdfDict) return { ref: at, dict: value };
+			if (!(value instanceof PdfRef)) return undefined;
+			at = value;
+		}
+		return undefined;
 	}
 
 	/**
@@ -57,8 +64,10 @@ class Edits {
 	 * dictionaries `path`, e.g. the catalog's direct /AcroForm). An indirect array is redefined on its own, else the
 	 * object holding it. Returns how many entries are left, or undefined when nothing was dropped.
 	 */
-	async remove(ref: PdfRef, path: string[], name: string, drop: Set<Identity>): Promise<number | undefined> {
-		const top = await this.dict(ref);
+	async remove(named: PdfRef, path: string[], name: string, drop: Set<Identity>): Promise<number | undefined> {
+		const found = await this.dict(named);
+		const ref = found?.ref as PdfRef;
+		const top = found?.dict;
 		let holder = top;
 		for (const step of path) holder = holder?.get(step) instanceof PdfDict ? (holder.get(step) as PdfDict) : undefined;
 		const raw = holder?.get(name);

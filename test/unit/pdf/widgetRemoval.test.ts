@@ -200,6 +200,22 @@ describe('hand-built forms', () => {
 		expect((await (await PdfText.open(result.bytes)).formFields()).map(keyOf)).toEqual(widgets.map(keyOf));
 	});
 
+	test('a field node reached through an object that is only a reference (40 0 obj 20 0 R): the dictionary is redefined where it is (fuzz seed 1760)', async () => {
+		const objects = [
+			[1, '<< /Type /Catalog /Pages 2 0 R /AcroForm 30 0 R >>'],
+			...common('[21 0 R 22 0 R 23 0 R]', '<< /Fields [40 0 R 23 0 R] >>'),
+			[40, '20 0 R'],
+		] as Array<[number, string]>;
+		const original = new Uint8Array(buildPdf(objects).bytes);
+		const { gone, result } = await removeUsable(original);
+		expect(gone.map((w) => w.name)).toEqual(['party', 'party']);
+		expect(result).toMatchObject({ changed: true, removed: 2, skipped: [] });
+		const update = Buffer.from(result.bytes.subarray(original.length)).toString('latin1');
+		expect(update).toMatch(/^20 0 obj\n<<.*\/Kids \[\]/m);
+		expect(update).not.toMatch(/^40 0 obj/m);
+		expect((await (await PdfText.open(result.bytes)).formFields()).map((w) => w.name)).toEqual(['print']);
+	});
+
 	test('a field tree that loops (a node among its own kids): read once, its widgets still leave, the node stays where it is', async () => {
 		const objects = [
 			[1, '<< /Type /Catalog /Pages 2 0 R /AcroForm 30 0 R >>'],
