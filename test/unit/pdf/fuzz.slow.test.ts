@@ -20,6 +20,7 @@ describe('fuzz: mutated fixtures', () => {
 		const mutations = new Set<string>();
 		let withFields = 0;
 		let rewritten = 0;
+		let widgetsRemoved = 0;
 		for (let i = 0; i < CASES; i++) {
 			const made = makeCase(bases, SEED + i);
 			mutations.add(made.kind);
@@ -37,6 +38,8 @@ describe('fuzz: mutated fixtures', () => {
 				// And the tag removal (issue 42): the upload reads again with the same pages and without the removed tags.
 				const rewrite = await rewriteCheck({ PdfText, findTags, mayHoldTag }, new Uint8Array(made.bytes));
 				if (rewrite.changed) rewritten++;
+				// And the form-widget removal (rewriteCheck's widgetCheck), where the form has widgets that become fields.
+				if (rewrite.widgets?.changed) widgetsRemoved++;
 			} catch (error) {
 				if (error instanceof PdfError) outcome = error.kind;
 				else {
@@ -54,6 +57,8 @@ describe('fuzz: mutated fixtures', () => {
 		expect(withFields).toBeGreaterThan(0);
 		// Mutated tagged fixtures reach the removal and come out rewritten.
 		expect(rewritten).toBeGreaterThan(0);
+		// Mutated fillable fixtures reach the widget removal and come out written.
+		expect(widgetsRemoved).toBeGreaterThan(0);
 		expect([...mutations].sort()).toEqual(['bytes', 'content', 'font', 'hybrid', 'object', 'objstm', 'xrefstream']);
 	});
 });
