@@ -109,7 +109,7 @@ export class PdfDocument {
 			for (const [num] of this.xref.entries) {
 				const object = await orElse(this.fetchNum(num), undefined);
 				if (object instanceof PdfDict && isName(object.get('Type'), 'Catalog')) {
-					this.xref.trailer.set('Root', new PdfRef(num, 0));
+					this.xref.trailer = this.xref.trailer.with('Root', new PdfRef(num, 0));
 					break;
 				}
 			}
@@ -167,8 +167,10 @@ export class PdfDocument {
 		if (object instanceof Uint8Array) return decryptor.string(object, num, gen);
 		if (Array.isArray(object)) return object.map((item) => this.decryptStrings(item, num, gen, depth + 1));
 		const dict = object instanceof PdfStream ? object.dict : object instanceof PdfDict ? object : undefined;
-		if (dict) for (const [key, value] of dict.entries()) dict.set(key, this.decryptStrings(value, num, gen, depth + 1));
-		return object;
+		if (!dict) return object;
+		// A new dictionary (dictionaries do not change once built); a stream keeps its bytes, decrypted when decoded.
+		const plain = new PdfDict([...dict.entries()].map(([key, value]) => [key, this.decryptStrings(value, num, gen, depth + 1)]));
+		return object instanceof PdfStream ? new PdfStream(plain, object.source, object.start, object.length, object.ref) : plain;
 	}
 
 	private objectStream(num: number): Promise<ObjectStream> {

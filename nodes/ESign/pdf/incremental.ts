@@ -67,18 +67,17 @@ export function updateBytes(original: Uint8Array, trailer: PdfDict, objects: Upd
 	for (const object of objects) {
 		offsets.set(object.num, { offset: at, gen: object.gen });
 		if (object.stream && object.value instanceof PdfDict) {
-			object.value.set('Length', object.stream.length);
-			put(`${object.num} ${object.gen} obj\n${formatObject(object.value)}\nstream\n`);
+			put(`${object.num} ${object.gen} obj\n${formatObject(object.value.with('Length', object.stream.length))}\nstream\n`);
 			put(object.stream);
 			put('\nendstream\nendobj\n');
 		} else put(`${object.num} ${object.gen} obj\n${formatObject(object.value)}\nendobj\n`);
 	}
-	const tail = new PdfDict();
+	const kept: [string, PdfObject][] = [];
 	for (const key of ['Root', 'Info', 'ID']) {
 		const value = trailer.get(key);
-		if (value !== undefined) tail.set(key, value);
+		if (value !== undefined) kept.push([key, value]);
 	}
-	tail.set('Prev', last.offset);
+	const tail = new PdfDict([...kept, ['Prev', last.offset]]);
 	const xrefAt = at;
 	if (last.stream) {
 		// The xref stream lists itself too; rows of type 1, a 4-byte offset and a 2-byte generation, uncompressed.
@@ -90,12 +89,8 @@ export function updateBytes(original: Uint8Array, trailer: PdfDict, objects: Upd
 			const o = entry.offset;
 			data.set([1, (o >>> 24) & 255, (o >>> 16) & 255, (o >>> 8) & 255, o & 255, (entry.gen >> 8) & 255, entry.gen & 255], i * 7);
 		});
-		tail.set('Type', PdfName.of('XRef'));
-		tail.set('Size', self + 1);
-		tail.set('W', [1, 4, 2]);
-		tail.set('Index', index);
-		tail.set('Length', data.length);
-		put(`${self} 0 obj\n${formatObject(tail)}\nstream\n`);
+		const stream = new PdfDict([...tail.entries(), ['Type', PdfName.of('XRef')], ['Size', self + 1], ['W', [1, 4, 2]], ['Index', index], ['Length', data.length]]);
+		put(`${self} 0 obj\n${formatObject(stream)}\nstream\n`);
 		put(data);
 		put('\nendstream\nendobj\n');
 	} else {
@@ -109,8 +104,7 @@ export function updateBytes(original: Uint8Array, trailer: PdfDict, objects: Upd
 				table += `${String(entry.offset).padStart(10, '0')} ${String(entry.gen).padStart(5, '0')} n\r\n`;
 			}
 		}
-		tail.set('Size', size);
-		put(`${table}trailer\n${formatObject(tail)}\n`);
+		put(`${table}trailer\n${formatObject(tail.with('Size', size))}\n`);
 	}
 	put(`startxref\n${xrefAt}\n%%EOF\n`);
 	const out = new Uint8Array(at - original.length);

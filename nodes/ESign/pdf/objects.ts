@@ -33,9 +33,17 @@ export class PdfRef {
 	}
 }
 
+/**
+ * A dictionary, unchangeable once built (issue 43): parsed objects are cached and shared, so a writer that changed
+ * one in place would change what every later read sees. The writer derives new ones with `with`/`without`.
+ */
 export class PdfDict {
-	/** Read it through get/has/entries; the writer's files still reach it directly (issue 43: to become private). */
-	readonly map = new Map<string, PdfObject>();
+	private readonly map: Map<string, PdfObject>;
+
+	/** From entries in order; a repeated key keeps its first place and its last value (as the parser reads it). */
+	constructor(entries: Iterable<readonly [string, PdfObject]> = []) {
+		this.map = new Map(entries);
+	}
 
 	get(key: string): PdfObject | undefined {
 		return this.map.get(key);
@@ -50,8 +58,16 @@ export class PdfDict {
 		return this.map.entries();
 	}
 
-	set(key: string, value: PdfObject): void {
-		this.map.set(key, value);
+	/** A new dictionary with `key` set: an existing key keeps its place (the writer keeps the file's order), a new one goes last. */
+	with(key: string, value: PdfObject): PdfDict {
+		const out = new PdfDict(this.map);
+		out.map.set(key, value);
+		return out;
+	}
+
+	/** A new dictionary without `keys`, the others in their order. */
+	without(...keys: string[]): PdfDict {
+		return new PdfDict([...this.map].filter(([key]) => !keys.includes(key)));
 	}
 }
 

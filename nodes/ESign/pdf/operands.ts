@@ -28,14 +28,14 @@ export function readOperand(lexer: Lexer, tok: Tok, depth: number): PdfObject | 
 			return items;
 		}
 		case Tok.DictStart: {
-			const dict = new PdfDict();
+			const entries: [string, PdfObject][] = [];
 			for (let t = lexer.next(); t !== Tok.DictEnd && t !== Tok.EOF; t = lexer.next()) {
 				if (t !== Tok.Name) continue;
 				const key = lexer.value as string;
 				const value = depth < 32 ? readOperand(lexer, lexer.next(), depth + 1) : undefined;
-				if (value !== undefined) dict.set(key, value);
+				if (value !== undefined) entries.push([key, value]);
 			}
-			return dict;
+			return new PdfDict(entries);
 		}
 		default:
 			return undefined;

@@ -98,7 +98,8 @@ export class Parser {
 	}
 
 	private dictionary(depth: number): PdfObject {
-		const dict = new PdfDict();
+		// Entries first, the dictionary built once from them (it cannot change afterwards).
+		const entries: [string, PdfObject][] = [];
 		for (;;) {
 			const t = this.nextTok();
 			if (t === Tok.DictEnd || t === Tok.EOF) break;
@@ -120,8 +121,9 @@ export class Parser {
 				}
 				continue;
 			}
-			dict.set(key, value);
+			entries.push([key, value]);
 		}
+		const dict = new PdfDict(entries);
 		if (this.allowRefs) {
 			const lexer = this.lexer;
 			const save = lexer.pos;

@@ -9,7 +9,7 @@ import { SOURCE_SIZE, Src } from './provenance';
 import type { SourceTable } from './provenance';
 import { updateBlocker } from './safety';
 import type { Prepared } from './streamEdit';
-import { copyDict, flateDict, loadStream, opKey, prepareStream } from './streamEdit';
+import { flateDict, loadStream, opKey, prepareStream } from './streamEdit';
 import { GlyphStore } from './marks';
 
 /**
@@ -196,11 +196,10 @@ export class TagRemover {
 				const key = `${result.page.ref.num} ${result.page.ref.gen}`;
 				const other = others.get(key)?.value;
 				others.delete(key);
-				const page = copyDict(other instanceof PdfDict ? other : result.page.dict);
-				page.set('Contents', new PdfRef(contentNum, 0));
+				const page = (other instanceof PdfDict ? other : result.page.dict).with('Contents', new PdfRef(contentNum, 0));
 				list.push({ num: result.page.ref.num, gen: result.page.ref.gen, value: page });
 			} else if (result.form?.ref) {
-				list.push({ num: result.form.ref.num, gen: result.form.ref.gen, value: flateDict(copyDict(result.form.dict)), stream: data });
+				list.push({ num: result.form.ref.num, gen: result.form.ref.gen, value: flateDict(result.form.dict), stream: data });
 			}
 		}
 		list.push(...others.values());

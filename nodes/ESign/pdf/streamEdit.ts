@@ -95,16 +95,7 @@ export function prepareStream(loaded: Loaded | string, stream: number, glyphs: I
 	return { count, failed, output, page: loaded.page, form: loaded.form };
 }
 
-/** A copy of a dictionary without `drop`'s keys. */
-export function copyDict(dict: PdfDict, drop: string[] = []): PdfDict {
-	const out = new PdfDict();
-	for (const [key, value] of dict.entries()) if (!drop.includes(key)) out.set(key, value);
-	return out;
-}
-
 /** A stream dictionary for new Flate data: the old filters, parameters and lengths left out (the data is new). */
 export function flateDict(dict: PdfDict): PdfDict {
-	const out = copyDict(dict, ['Length', 'Filter', 'DecodeParms', 'F', 'FFilter', 'FDecodeParms', 'DL']);
-	out.set('Filter', PdfName.of('FlateDecode'));
-	return out;
+	return dict.without('Length', 'Filter', 'DecodeParms', 'F', 'FFilter', 'FDecodeParms', 'DL').with('Filter', PdfName.of('FlateDecode'));
 }

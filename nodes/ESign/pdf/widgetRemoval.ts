@@ -7,7 +7,6 @@ import { PdfDict, PdfRef } from './objects';
 import type { PdfObject } from './objects';
 import type { PdfPage } from './pages';
 import { updateBlocker } from './safety';
-import { copyDict } from './streamEdit';
 
 /**
  * Form widgets that became eSign fields, taken out of the file (issue 42): the objects an incremental update
@@ -82,15 +81,12 @@ class Edits {
 			this.objects.set(raw.key, { ref: raw, value: kept });
 			return kept.length;
 		}
-		// A copy of the object and of each direct dictionary on the way (the parsed originals are shared).
-		let copy = copyDict(top);
-		this.objects.set(ref.key, { ref, value: copy });
-		for (const step of path) {
-			const inner = copyDict(copy.get(step) as PdfDict);
-			copy.set(step, inner);
-			copy = inner;
-		}
-		copy.set(name, kept);
+		// A new object and a new direct dictionary for each step on the way (the parsed originals are shared and fixed).
+		const chain = [top];
+		for (const step of path) chain.push(chain[chain.length - 1].get(step) as PdfDict);
+		let value = chain[path.length].with(name, kept);
+		for (let at = path.length - 1; at >= 0; at--) value = chain[at].with(path[at], value);
+		this.objects.set(ref.key, { ref, value });
 		return kept.length;
 	}
 

@@ -168,7 +168,11 @@ export async function readXref(data: Uint8Array, decode: StreamDecoder): Promise
 			sectionTrailer = await streamSection(data, pos, listed, decode);
 		}
 		if (!trailer) trailer = sectionTrailer;
-		else for (const [key, value] of sectionTrailer.entries()) if (!trailer.has(key)) trailer.set(key, value);
+		else {
+			// The newer section's entries win; an older one adds only the keys it lacks, after them.
+			const newer = trailer;
+			trailer = new PdfDict([...newer.entries(), ...[...sectionTrailer.entries()].filter(([key]) => !newer.has(key))]);
+		}
 		const prev = sectionTrailer.get('Prev');
 		offset = isNumber(prev) ? prev : undefined;
 	}

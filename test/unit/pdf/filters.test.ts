@@ -12,11 +12,7 @@ import { pdfError } from './run';
 const MB = 1048576;
 const bytes = (text: string) => Uint8Array.from(text, (c) => c.charCodeAt(0));
 const name = (n: string) => PdfName.of(n);
-const dict = (entries: Record<string, PdfObject>) => {
-	const d = new PdfDict();
-	for (const [key, value] of Object.entries(entries)) d.set(key, value);
-	return d;
-};
+const dict = (entries: Record<string, PdfObject>) => new PdfDict(Object.entries(entries));
 
 /** Deterministic bytes that compress a little (so Flate output has several blocks). */
 function sample(length: number, seed = 1): Uint8Array {

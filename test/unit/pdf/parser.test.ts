@@ -19,7 +19,7 @@ function plain(object: PdfObject | undefined): unknown {
 	if (object instanceof Uint8Array) return `(${latin(object)})`;
 	if (Array.isArray(object)) return object.map(plain);
 	if (object instanceof PdfStream) return { dict: plain(object.dict), raw: latin(object.raw) };
-	if (object instanceof PdfDict) return Object.fromEntries([...object.map].map(([key, value]) => [key, plain(value)]));
+	if (object instanceof PdfDict) return Object.fromEntries([...object.entries()].map(([key, value]) => [key, plain(value)]));
 	return object;
 }
 
@@ -169,5 +169,37 @@ describe('findEndstream', () => {
 		expect(findEndstream(data, 4)).toBe(16);
 		expect(findEndstream(data, 17)).toBe(-1);
 		expect(findEndstream(data, 0, 11)).toBe(-1);
+	});
+});
+
+describe('a dictionary, once read, does not change (issue 43)', () => {
+	const read = () => parse('<< /Type /Page /Contents 4 0 R /Rotate 90 >>').getObject() as PdfDict;
+
+	it('offers no way to change it: no public map, no set', () => {
+		const dict = read();
+		// @ts-expect-error the entries are private: read them through get/has/entries
+		expect(dict.map).toBeInstanceOf(Map);
+		// @ts-expect-error no set: the writer derives a new dictionary with `with`
+		expect(dict.set).toBeUndefined();
+	});
+
+	it('with and without give new dictionaries in the file order and leave the original as it was', () => {
+		const dict = read();
+		const before = plain(dict);
+		const changed = dict.with('Contents', new PdfRef(9, 0)).with('Annots', []);
+		const dropped = dict.without('Contents');
+		expect(plain(dict)).toEqual(before);
+		expect([...changed.entries()].map(([key]) => key)).toEqual(['Type', 'Contents', 'Rotate', 'Annots']);
+		expect(plain(changed.get('Contents'))).toBe('9 0 R');
+		expect([...dropped.entries()].map(([key]) => key)).toEqual(['Type', 'Rotate']);
+		expect(changed).not.toBe(dict);
+	});
+
+	it('keeps a repeated key in its first place with its last value, as before', () => {
+		const dict = parse('<< /A 1 /B 2 /A 3 >>').getObject() as PdfDict;
+		expect([...dict.entries()]).toEqual([
+			['A', 3],
+			['B', 2],
+		]);
 	});
 });
