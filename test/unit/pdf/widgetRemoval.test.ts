@@ -10,7 +10,8 @@ import { PdfDict, PdfRef } from '../../../nodes/ESign/pdf/objects';
 import type { PdfObject } from '../../../nodes/ESign/pdf/objects';
 import { readPdfFixture } from '../../support/pdfjs';
 import { buildPdf } from '../../support/pdfRaw';
-import { becomesField } from '../../support/pdfRewriteCheck';
+import { findTags, mayHoldTag } from '../../../nodes/ESign/textTags/tags';
+import { becomesField, rewriteCheck } from '../../support/pdfRewriteCheck';
 
 const fixture = (file: string) => new Uint8Array(readPdfFixture(file).bytes as Buffer);
 
@@ -228,6 +229,14 @@ describe('hand-built forms', () => {
 		const update = Buffer.from(result.bytes.subarray(original.length)).toString('latin1');
 		expect(update).toMatch(/^20 0 obj\n<<.*\/Kids \[20 0 R\]/m);
 		expect((await (await PdfText.open(result.bytes)).formFields()).map((w) => w.name)).toEqual(['print']);
+	});
+
+	test("the fuzzer's check (rewriteCheck) on a form with a tag: the widgets removed alone, then with the tag in the same update", async () => {
+		const objects = [[1, '<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [20 0 R 23 0 R] >> >>'], ...common('[21 0 R 22 0 R 23 0 R]', '<< >>')] as Array<[number, string]>;
+		const summary = await rewriteCheck({ PdfText, findTags, mayHoldTag }, new Uint8Array(buildPdf(objects).bytes));
+		expect(summary).toMatchObject({ tags: 1, removed: 1, left: 0 });
+		expect(summary.widgets).toMatchObject({ widgets: 3, usable: 2, changed: true, removed: 2, skipped: 0 });
+		expect(summary.widgets?.both).toMatchObject({ changed: true, removed: 2, tagsLeft: 0 });
 	});
 
 	test('a direct /Annots and a direct /AcroForm, with tags removed too: one update, the page written once with both changes', async () => {
