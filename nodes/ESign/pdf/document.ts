@@ -8,7 +8,7 @@ import { Parser } from './parser';
 import { orElse } from './recover';
 import type { XrefTable } from './xref';
 import { objectStartsAt, readXref, scanXref } from './xref';
-import { DEFAULT_LIMITS, FORM_CACHE_BYTES, MAX_OBJECT_STREAM_ENTRIES, MAX_REF_HOPS } from './limits';
+import { DEFAULT_LIMITS, FORM_CACHE_BYTES, MAX_NESTING, MAX_OBJECT_STREAM_ENTRIES, MAX_REF_HOPS } from './limits';
 import type { PdfLimits } from './limits';
 
 // The tunable limits live with the others in limits.ts; exported here too, where the reader's callers open a document.
@@ -163,7 +163,7 @@ export class PdfDocument {
 
 	private decryptStrings(object: PdfObject, num: number, gen: number, depth: number): PdfObject {
 		const decryptor = this.decryptor as Decryptor;
-		if (depth > 64) return object;
+		if (depth > MAX_NESTING) return object; // the parser nests no deeper
 		if (object instanceof Uint8Array) return decryptor.string(object, num, gen);
 		if (Array.isArray(object)) return object.map((item) => this.decryptStrings(item, num, gen, depth + 1));
 		const dict = object instanceof PdfStream ? object.dict : object instanceof PdfDict ? object : undefined;

@@ -1,4 +1,5 @@
 import data from './glyphList.json';
+import { MAX_GLYPH_NAME_CHARS } from './limits';
 
 /**
  * Glyph names to text as viewers read them: the Adobe Glyph List (glyphList.json, made by scripts/make-glyph-list.mjs),
@@ -42,7 +43,7 @@ function fromForm(name: string): string | undefined {
 
 /** Unicode text of a glyph name, or undefined when the name says nothing (".notdef", "glyph123"). */
 export function textOfGlyphName(name: string): string | undefined {
-	if (name.length > 200) return undefined; // no real name is this long; a hostile one costs nothing
+	if (name.length > MAX_GLYPH_NAME_CHARS) return undefined;
 	const known = list().get(name);
 	if (known !== undefined) return known;
 	const dot = name.indexOf('.');

@@ -19,6 +19,7 @@ export type { Box, TextLine } from './layout';
 export { boxOf } from './layout';
 export type { FormFieldKind, FormWidget } from './forms';
 export { PdfError } from './objects';
+export { FOLD_CACHE_CHARS } from './limits'; // textTags/fold.ts's bound, kept with the others
 export type { TagRemover, TagRemoval } from './rewrite';
 export type { WidgetRemoval } from './widgetRemoval';
 

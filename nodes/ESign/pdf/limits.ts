@@ -121,3 +121,31 @@ export const MAX_ANNOTATIONS = 200_000;
 export const MAX_OPTIONS = 5_000;
 /** Characters of one choice kept. */
 export const MAX_OPTION_CHARS = 500;
+
+// Content operands (operands.ts): inline images' dictionaries and arrays in page content
+
+/** Arrays and dictionaries nested inside one content operand (a TJ array is one level; deeper is damage). */
+export const MAX_OPERAND_NESTING = 32;
+/** Items kept in one content array (a TJ of a long line has hundreds; the rest is dropped, not stored). */
+export const MAX_OPERAND_ITEMS = 65536;
+
+// Glyph names (glyphList.ts)
+
+/** Characters of a glyph name looked up: no real name is this long; a longer one maps to nothing at no cost. */
+export const MAX_GLYPH_NAME_CHARS = 200;
+
+// The writer (rewrite.ts, serialize.ts, safety.ts): tag and widget removal's incremental update
+
+/** Tags one removal takes out: far past any real contract; a file with more goes up unchanged (with why). */
+export const MAX_TAGS_TO_REMOVE = 100_000;
+/** Objects nested deeper are not written: what the parser reads (MAX_NESTING) is all the writer ever gets. */
+export const MAX_WRITE_NESTING = MAX_NESTING;
+/** Form fields looked at for a signature before an update (a larger form is taken as unsigned by its signature flags alone). */
+export const MAX_SIGNATURE_CHECK_FIELDS = 10_000;
+/** Depth of the field tree looked at for a signature (real forms nest a few levels). */
+export const MAX_SIGNATURE_CHECK_DEPTH = 32;
+
+// Text tags (textTags/fold.ts, through index.ts)
+
+/** Non-ASCII characters whose folded form is kept for the process (past it they are folded each time: no growth). */
+export const FOLD_CACHE_CHARS = 20_000;

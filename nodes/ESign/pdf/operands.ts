@@ -1,5 +1,6 @@
 import type { Lexer } from './lexer';
 import { Tok, isWhite } from './lexer';
+import { MAX_OPERAND_ITEMS, MAX_OPERAND_NESTING } from './limits';
 import { PdfDict, PdfName } from './objects';
 import type { PdfObject } from './objects';
 
@@ -22,8 +23,8 @@ export function readOperand(lexer: Lexer, tok: Tok, depth: number): PdfObject | 
 					if (word === 'true' || word === 'false') items.push(word === 'true');
 					continue;
 				}
-				const item = depth < 32 ? readOperand(lexer, t, depth + 1) : undefined;
-				if (item !== undefined && items.length < 65536) items.push(item);
+				const item = depth < MAX_OPERAND_NESTING ? readOperand(lexer, t, depth + 1) : undefined;
+				if (item !== undefined && items.length < MAX_OPERAND_ITEMS) items.push(item);
 			}
 			return items;
 		}
@@ -32,7 +33,7 @@ export function readOperand(lexer: Lexer, tok: Tok, depth: number): PdfObject | 
 			for (let t = lexer.next(); t !== Tok.DictEnd && t !== Tok.EOF; t = lexer.next()) {
 				if (t !== Tok.Name) continue;
 				const key = lexer.value as string;
-				const value = depth < 32 ? readOperand(lexer, lexer.next(), depth + 1) : undefined;
+				const value = depth < MAX_OPERAND_NESTING ? readOperand(lexer, lexer.next(), depth + 1) : undefined;
 				if (value !== undefined) entries.push([key, value]);
 			}
 			return new PdfDict(entries);

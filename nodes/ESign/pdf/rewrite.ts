@@ -3,6 +3,7 @@ import { firstFreeNumber, updateBytes } from './incremental';
 import type { UpdateObject } from './incremental';
 import type { Box, TextLine } from './layout';
 import { boxOf } from './layout';
+import { MAX_TAGS_TO_REMOVE } from './limits';
 import { PdfDict, PdfRef } from './objects';
 import type { PdfPage } from './pages';
 import { SOURCE_SIZE, Src } from './provenance';
@@ -42,8 +43,6 @@ interface Marked {
 	count: number;
 }
 
-const MAX_TAGS = 100_000;
-
 export class TagRemover {
 	private readonly marked: Marked[] = [];
 	private readonly skipped: TagRemoval['skipped'] = [];
@@ -81,7 +80,7 @@ export class TagRemover {
 		const text = line.text.slice(start, end);
 		const sources = line.sources;
 		if (!sources) return this.skip(page, text, 'its line was read without glyph sources');
-		if (this.marked.length >= MAX_TAGS) return this.skip(page, text, `the PDF has more than ${MAX_TAGS} tags to remove`);
+		if (this.marked.length >= MAX_TAGS_TO_REMOVE) return this.skip(page, text, `the PDF has more than ${MAX_TAGS_TO_REMOVE} tags to remove`);
 		const glyphs: number[] = [];
 		let last = -1;
 		for (let i = start; i < end; i++) {

@@ -1,4 +1,5 @@
 import type { PdfDocument } from './document';
+import { MAX_SIGNATURE_CHECK_DEPTH, MAX_SIGNATURE_CHECK_FIELDS } from './limits';
 import { PdfDict, PdfRef, PdfStream, isName, isNumber } from './objects';
 import type { PdfObject } from './objects';
 
@@ -7,9 +8,6 @@ import type { PdfObject } from './objects';
  * encrypted file would need its new objects encrypted; a signed file would show its signature as changed; a file
  * whose cross-reference the reader rebuilt has offsets an update's /Prev would point into wrongly.
  */
-
-const MAX_FIELDS = 10_000;
-const MAX_FIELD_DEPTH = 32;
 
 /** Why the file must go up unchanged, or undefined when an update is safe. */
 export async function updateBlocker(doc: PdfDocument): Promise<string | undefined> {
@@ -30,9 +28,9 @@ async function hasSignedField(doc: PdfDocument, fields: PdfObject | undefined): 
 	const seen = new Set<string>();
 	let count = 0;
 	const visit = async (list: PdfObject | undefined, depth: number): Promise<boolean> => {
-		if (!Array.isArray(list) || depth > MAX_FIELD_DEPTH) return false;
+		if (!Array.isArray(list) || depth > MAX_SIGNATURE_CHECK_DEPTH) return false;
 		for (const entry of list) {
-			if (++count > MAX_FIELDS) return false;
+			if (++count > MAX_SIGNATURE_CHECK_FIELDS) return false;
 			if (entry instanceof PdfRef) {
 				if (seen.has(entry.key)) continue;
 				seen.add(entry.key);

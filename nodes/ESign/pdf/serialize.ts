@@ -1,13 +1,13 @@
 import { PdfDict, PdfError, PdfName, PdfRef, PdfStream } from './objects';
 import type { PdfObject } from './objects';
 import { concat } from './filters';
+import { MAX_WRITE_NESTING } from './limits';
 
 /**
  * PDF objects back to bytes (ISO 32000-1, 7.3), for the incremental update the tag remover writes. Everything is
  * written as ASCII: strings in hex, names with #xx escapes, so the output never depends on a text encoding.
  */
 
-const MAX_DEPTH = 64;
 const HEX = '0123456789ABCDEF';
 
 /** A number as PDF writes it: no exponent, at most six decimals (a millionth of a point is far below a pixel). */
@@ -37,7 +37,7 @@ export function formatName(name: string): string {
 
 /** A direct object as PDF syntax (a stream is written by `streamObject`, never inside another object). */
 export function formatObject(value: PdfObject | undefined, depth = 0): string {
-	if (depth > MAX_DEPTH) throw new PdfError('limit', `an object to write is nested more than ${MAX_DEPTH} deep`);
+	if (depth > MAX_WRITE_NESTING) throw new PdfError('limit', `an object to write is nested more than ${MAX_WRITE_NESTING} deep`);
 	if (value === null || value === undefined) return 'null';
 	if (typeof value === 'boolean') return value ? 'true' : 'false';
 	if (typeof value === 'number') return formatNumber(value);

@@ -1,3 +1,5 @@
+import { FOLD_CACHE_CHARS } from '../pdf';
+
 /**
  * Text folded for matching as people type it: the user's anchor and the page's text go through the same folding,
  * so they compare equal when they read the same. Per character:
@@ -63,18 +65,17 @@ function foldChar(char: string): string {
 }
 
 // Folded forms, worked out once per character: the ASCII ones now, the others on first sight. The cache outlives
-// the document (it is the process's), so it is bounded: past CACHED characters (a file of every character there
-// is) the others are folded each time they are seen.
+// the document (it is the process's), so it is bounded: past FOLD_CACHE_CHARS characters (pdf/limits.ts, with every
+// bound; a file of every character there is) the others are folded each time they are seen.
 const ASCII: string[] = [];
 for (let code = 0; code < 128; code++) ASCII.push(foldChar(String.fromCharCode(code)));
-const CACHED = 20_000;
 const CACHE = new Map<number, string>();
 
 function folded(code: number, char: () => string): string {
 	let out = CACHE.get(code);
 	if (out === undefined) {
 		out = foldChar(char());
-		if (CACHE.size < CACHED) CACHE.set(code, out);
+		if (CACHE.size < FOLD_CACHE_CHARS) CACHE.set(code, out);
 	}
 	return out;
 }
