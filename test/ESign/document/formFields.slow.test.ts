@@ -2,12 +2,13 @@
 // the PDF's Form Fields", through the engine against the sandbox. What the site receives is held to pdf.js's reading
 // of the same file (page.getAnnotations(), test/support/pdfjsForms), not to the node's own reader; every refusal is
 // made before any request. Named *.slow.test.ts: it runs pdf.js in a child process.
-import { api, clearLog, control, esign, makeDraft, requestLines, rl, sample, strictProfile, useSandbox } from '../../support';
+import { api, clearLog, esign, makeDraft, requestLines, rl, sample, useSandbox } from '../../support';
 import type { Json } from '../../support';
 import { SPEC_FIELD_SIZES } from '../../support/fieldSizes';
 import { readPdfFixture } from '../../support/pdfjs';
 import type { PdfjsWidget } from '../../support/pdfjsForms';
 import { readFormsWithPdfjs } from '../../support/pdfjsForms';
+import { replaceAllOnReversedDraft } from '../../support/reversedDraft';
 
 const sb = useSandbox();
 
@@ -177,22 +178,13 @@ describe('Field → Replace All from the PDF’s form fields', () => {
 	const replaceAll = (id: string, extra: Json = {}) => ({ resource: 'field', operation: 'replaceAll', documentId: rl(id), fieldsInput: 'formFields', formFieldSigners: RULES, ...extra });
 
 	test('reads the draft’s file from the site; signer n is the document’s n-th signer in signing order', async () => {
-		// Added landlord first with signing order 2, tenant second with order 1; the site lists signers as added.
-		await control(sb, 'POST', '/__sandbox/profile', { name: strictProfile ? 'strict' : 'default', signerList: 'added' });
-		const doc = await makeDraft(sb, {
-			file: { data: form, name: 'tenancy-form.pdf' },
-			signers: [
-				{ name: 'Lars Landlord', email: 'lars@example.org', role: 'signer', signing_order: 2 },
-				{ name: 'Tina Tenant', email: 'tina@example.org', role: 'signer', signing_order: 1 },
-			],
-			fields: false,
-		});
-		const idOf = (email: string) => String(doc.signers.find((s: Json) => s.email === email).id);
-		await clearLog(sb);
-		const res = await esign(sb, replaceAll(String(doc.id)));
-		await control(sb, 'POST', '/__sandbox/profile', { name: strictProfile ? 'strict' : 'default' });
+		// Added in reverse: the landlord first (signing order 2), the tenant second (order 1).
+		const { doc, idOf, res, requests } = await replaceAllOnReversedDraft(sb, { data: form, name: 'tenancy-form.pdf' }, [
+				{ name: 'Lars Landlord', email: 'lars@example.org' },
+			{ name: 'Tina Tenant', email: 'tina@example.org' },
+		], (id) => replaceAll(id));
 		expect(res.error).toBeUndefined();
-		expect(await requestLines(sb)).toEqual([`GET /documents/${doc.id}/file`, `GET /documents/${doc.id}/signers`, `POST /documents/${doc.id}/fields`]);
+		expect(requests).toEqual([`GET /documents/${doc.id}/file`, `GET /documents/${doc.id}/signers`, `POST /documents/${doc.id}/fields`]);
 		const fields = (await api(sb, 'GET', `/documents/${doc.id}/fields`)).body as Json[];
 		expectOverWidgets(fields, widgets, (name) => idOf(/landlord/i.test(name) ? 'lars@example.org' : 'tina@example.org'));
 		expect(hintsOf(res)).toHaveLength(1);

@@ -1,12 +1,13 @@
 // Fields placed where the PDF says (issue 37): Create and Send and Replace All with text tags, field rows placed by
 // anchor texts, and every refusal made before any request, through the engine against the sandbox. Where fields land
 // is checked against pdf.js's reading of the same file (test/support/pdfjs), not against the node's own reader.
-import { api, clearLog, control, credentialsFor, esign, harness, hostile, makeDraft, requestLines, rl, sample, strictProfile, useSandbox } from '../../support';
+import { api, clearLog, credentialsFor, esign, harness, hostile, makeDraft, requestLines, rl, sample, useSandbox } from '../../support';
 import type { Json } from '../../support';
 import { SPEC_FIELD_SIZES } from '../../support/fieldSizes';
 import { readPdfFixture, readPdfWithPdfjs } from '../../support/pdfjs';
 import type { PdfjsResult } from '../../support/pdfjs';
 import { makePdf } from '../../support/pdfs';
+import { replaceAllOnReversedDraft } from '../../support/reversedDraft';
 
 const sb = useSandbox();
 
@@ -248,28 +249,18 @@ describe('Field → Replace All from text tags', () => {
 	const replaceAll = (id: string, options: Json = {}) => ({ resource: 'field', operation: 'replaceAll', documentId: rl(id), fieldsInput: 'tags', options });
 
 	test('reads the draft’s file from the site and gives tag signer n to the document’s n-th signer in signing order', async () => {
-		// Added in reverse: the provider first, with signing order 2; the client second, with signing order 1; and the
-		// site lists its signers as added (the spec shows no order for that list).
-		await control(sb, 'POST', '/__sandbox/profile', { name: strictProfile ? 'strict' : 'default', signerList: 'added' });
-		const doc = await makeDraft(sb, {
-			file: { data: contract, name: 'website-contract.pdf' },
-			signers: [
-				{ name: 'Pete Provider', email: 'pete@example.org', role: 'signer', signing_order: 2 },
-				{ name: 'Carla Client', email: 'carla@example.org', role: 'signer', signing_order: 1 },
-			],
-			fields: false,
-		});
-		const idOf = (email: string) => String(doc.signers.find((s: Json) => s.email === email).id);
-		await clearLog(sb);
-		const res = await esign(sb, replaceAll(String(doc.id)));
+		// Added in reverse: the provider first (signing order 2), the client second (order 1).
+		const { doc, idOf, res, requests } = await replaceAllOnReversedDraft(sb, { data: contract, name: 'website-contract.pdf' }, [
+				{ name: 'Pete Provider', email: 'pete@example.org' },
+			{ name: 'Carla Client', email: 'carla@example.org' },
+		], (id) => replaceAll(id));
 		expect(res.error).toBeUndefined();
 		expect(res.items[0].json.field_count).toBe(8);
-		expect(await requestLines(sb)).toEqual([`GET /documents/${doc.id}/file`, `GET /documents/${doc.id}/signers`, `POST /documents/${doc.id}/fields`]);
+		expect(requests).toEqual([`GET /documents/${doc.id}/file`, `GET /documents/${doc.id}/signers`, `POST /documents/${doc.id}/fields`]);
 		const fields = (await api(sb, 'GET', `/documents/${doc.id}/fields`)).body as Json[];
 		const signature = (signer: string) => fields.find((f) => f.field_type === 'signature' && String(f.signer_id) === signer);
 		close(signature(idOf('carla@example.org')).position_y, boxOf('{{signature:1____}}').box[1]);
 		close(signature(idOf('pete@example.org')).position_y, boxOf('{{signature:2____}}').box[1]);
-		await control(sb, 'POST', '/__sandbox/profile', { name: strictProfile ? 'strict' : 'default' });
 	});
 
 	test('a tag naming a signer the draft does not have is refused before any write, listing the signers', async () => {
