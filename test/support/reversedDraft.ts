@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
-import { clearLog, control, esign, makeDraft, requestLines, strictProfile } from '.';
-import type { Json, NodeRun, Sandbox } from '.';
+import { clearLog, control, esign, makeDraft, requestLines, strictProfile } from './index';
+import type { Json, NodeRun, Sandbox } from './index';
 
 interface Person {
 	name: string;
