@@ -53,6 +53,31 @@ export function firstFreeNumber(trailer: PdfDict, listed: Iterable<number>): num
  * is the file's (its /Root, /Info and /ID are kept); `size`: the first free object number after the new objects.
  */
 export function updateBytes(original: Uint8Array, trailer: PdfDict, objects: UpdateObject[], size: number): Uint8Array {
+	const { chunks, total } = updateChunks(original, trailer, objects, size);
+	return join(chunks, new Uint8Array(total), 0);
+}
+
+/**
+ * The upload itself: `original` followed by the update, built in one buffer (the original copied once, the update's
+ * streams copied once, no separate update buffer: the peak is the upload and what the caller already holds).
+ */
+export function withUpdate(original: Uint8Array, trailer: PdfDict, objects: UpdateObject[], size: number): Uint8Array {
+	const { chunks, total } = updateChunks(original, trailer, objects, size);
+	const out = new Uint8Array(original.length + total);
+	out.set(original);
+	return join(chunks, out, original.length);
+}
+
+function join(chunks: Uint8Array[], out: Uint8Array, from: number): Uint8Array {
+	let pos = from;
+	for (const chunk of chunks) {
+		out.set(chunk, pos);
+		pos += chunk.length;
+	}
+	return out;
+}
+
+function updateChunks(original: Uint8Array, trailer: PdfDict, objects: UpdateObject[], size: number): { chunks: Uint8Array[]; total: number } {
 	const last = lastSection(original);
 	const chunks: Uint8Array[] = [];
 	let at = original.length;
@@ -107,13 +132,7 @@ export function updateBytes(original: Uint8Array, trailer: PdfDict, objects: Upd
 		put(`${table}trailer\n${formatObject(tail.with('Size', size))}\n`);
 	}
 	put(`startxref\n${xrefAt}\n%%EOF\n`);
-	const out = new Uint8Array(at - original.length);
-	let pos = 0;
-	for (const chunk of chunks) {
-		out.set(chunk, pos);
-		pos += chunk.length;
-	}
-	return out;
+	return { chunks, total: at - original.length };
 }
 
 /** Subsections of consecutive object numbers: [first, count, …] and the rows in that order. */

@@ -1,5 +1,5 @@
 import type { PdfDocument } from './document';
-import { firstFreeNumber, updateBytes } from './incremental';
+import { firstFreeNumber, withUpdate } from './incremental';
 import type { UpdateObject } from './incremental';
 import type { Box, TextLine } from './layout';
 import { boxOf } from './layout';
@@ -139,6 +139,7 @@ export class TagRemover {
 		if (blocker) return unchanged(blocker);
 		if (this.open) this.prepare(this.open.stream, this.open.data);
 		this.open = undefined;
+		this.store.trim();
 		let tags = this.marked;
 		// A stream or operator that cannot be rewritten leaves every tag that touches it (and only those) in place.
 		for (let round = 0; round < 3 && tags.length; round++) {
@@ -148,7 +149,7 @@ export class TagRemover {
 				if (result.reason) failed.set(stream, result.reason);
 				for (const [key, reason] of result.failed) failed.set(key, reason);
 			}
-			if (!failed.size) return this.update(tags, results, extra);
+			if (!failed.size) return this.release(await this.update(tags, results, extra));
 			tags = tags.filter((tag) => {
 				let why: string | undefined;
 				for (let i = tag.first; i < tag.first + tag.count && why === undefined; i++) {
@@ -159,7 +160,13 @@ export class TagRemover {
 				return why === undefined;
 			});
 		}
-		return extra.length ? this.update([], new Map(), extra) : unchanged();
+		return this.release(extra.length ? await this.update([], new Map(), extra) : unchanged());
+	}
+
+	/** The rewritten streams are in the upload now: not held twice (a later write() prepares them again). */
+	private release(removal: TagRemoval): TagRemoval {
+		this.prepared.clear();
+		return removal;
 	}
 
 	/** Each stream the tags touch, rewritten without exactly their glyphs (a stream prepared for others again). */
@@ -202,10 +209,7 @@ export class TagRemover {
 			}
 		}
 		list.push(...others.values());
-		const update = updateBytes(this.doc.data, this.doc.xref.trailer, list, next);
-		const bytes = new Uint8Array(this.doc.data.length + update.length);
-		bytes.set(this.doc.data);
-		bytes.set(update, this.doc.data.length);
+		const bytes = withUpdate(this.doc.data, this.doc.xref.trailer, list, next);
 		return { bytes, changed: true, removed: tags.length, skipped: [...this.skipped] };
 	}
 }

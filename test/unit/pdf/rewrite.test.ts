@@ -233,6 +233,23 @@ describe('the incremental update', () => {
 		}
 		expect(checked).toBe(2); // the new content stream and the redefined page
 	});
+
+	it('a second write() gives the same upload (the streams released after the first are rewritten again)', async () => {
+		const bytes = new Uint8Array(pagesPdf([{ content: body }, { content: 'BT /F1 10 Tf 100 700 Td ({{init:1}}) Tj ET' }]));
+		const pdf = await PdfText.open(bytes);
+		const remover = pdf.tagRemover();
+		for (const { number } of pdf.pages) {
+			for (const line of await pdf.lines(number, undefined, { sources: true })) {
+				for (const match of line.text.matchAll(TAG)) remover.removeText(number, line, match.index, match.index + match[0].length);
+			}
+		}
+		const first = await remover.write();
+		const second = await remover.write();
+		expect(first.removed).toBe(2);
+		expect(second.removed).toBe(2);
+		expect(Buffer.from(second.bytes).equals(Buffer.from(first.bytes))).toBe(true);
+		expect(updateText(second, bytes)).not.toContain('{{');
+	});
 });
 
 describe('where the file stays unchanged', () => {
