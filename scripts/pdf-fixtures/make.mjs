@@ -110,87 +110,25 @@ const base = (file) => {
 	return made.get(file);
 };
 
-const AGREEMENT_TAGS = [
-	{ page: 1, text: '{{initials:1}}', note: 'inside a justified paragraph' },
-	{ page: 1, text: '{{text:2:Company name}}', note: 'table cell, 10 pt sans' },
-	{ page: 1, text: '{{signature:1}}', note: 'white, after the phrase "Client signature"' },
-	{ page: 1, text: '{{initials:2:n}}', note: 'white, after the word "Initials"' },
-	{ page: 2, text: '{{signature:1______}}', note: '22 pt, padded with underscores' },
-	{ page: 2, text: '{{name:1}}' },
-	{ page: 2, text: '{{date:1}}' },
-	{ page: 2, text: '{{textarea:1:y:Notes}}' },
-	{ page: 2, text: '{{signature:2}}' },
-	{ page: 2, text: '{{date:2}}', note: 'white' },
-	{ page: 2, text: '{{email:2}}' },
-	{ page: 2, text: '{{dropdown:2:Plan:Basic|Pro|Enterprise}}' },
-	{ page: 2, text: '{{checkbox:signer2:n}}', note: 'signer written as signer2' },
-];
-const AGREEMENT_BRACES = [
-	{ page: 1, text: '{{client_name}}' },
-	{ page: 1, text: '{{client_address}}' },
-	{ page: 1, text: '{{start_date}}' },
-	{ page: 2, text: '{{client_name}}' },
-	{ page: 2, text: '{{contract_id}}' },
-];
-const WEB_TAGS = [
-	{ page: 1, text: '{{text:1:Company name}}', note: 'table cell' },
-	{ page: 1, text: '{{dropdown:1:Plan:Basic|Pro|Enterprise}}', note: 'table cell' },
-	{ page: 1, text: '{{email:1}}', note: 'table cell' },
-	{ page: 1, text: '{{initials:1}}', note: 'CSS letter-spacing: 3px' },
-	{ page: 1, text: '{{date:1:n}}', note: 'serif font' },
-	{ page: 1, text: '{{signature:1}}', note: 'flex item, after "Client signature"' },
-	{ page: 1, text: '{{date:1}}', note: 'flex item, after "Date:"' },
-	{ page: 2, text: '{{signature:2}}', note: 'in the Japanese line (署名)' },
-	{ page: 2, text: '{{checkbox:2:n}}' },
-	{ page: 2, text: '{{signature:2:y:Witness}}', note: 'white' },
-	{ page: 2, text: '{{name:2}}' },
-];
-const WEB_BRACES = [
-	{ page: 1, text: '{{client_name}}' },
-	{ page: 1, text: '{{order_id}}' },
-];
-const DELIVERY_TAGS = [
-	{ page: 1, text: '{{signature:1}}', note: 'end of a show string' },
-	{ page: 1, text: '{{initials:1}}', note: 'ashow: Tc 1.2' },
-	{ page: 1, text: '{{text:1:Receiver name}}', note: 'widthshow: Tw 6' },
-	{ page: 1, text: '{{signature:2}}', note: '24 pt' },
-	{ page: 1, text: '{{date:2}}' },
-	{ page: 1, text: '{{checkbox:1:n}}', note: 'awidthshow: Tc 0.5 and Tw 4' },
-	{ page: 1, text: '{{initials:2:n}}', note: 'text rotated 90° (reads upwards)' },
-	{ page: 1, text: '{{stamp:2}}', note: 'text rotated 30°' },
-	{ page: 2, text: '{{text:1:y:Returned items}}' },
-	{ page: 2, text: '{{date:1}}' },
-	{ page: 2, text: '{{signature:1:n:Returns}}', note: 'in one TJ with "Client signature", after a -3457 gap' },
-];
-const DELIVERY_BRACES = [
-	{ page: 1, text: '{{client_name}}' },
-	{ page: 1, text: '{{client_address}}' },
-];
-const ADDED_BY_OVERLAY = [
-	{ page: 2, text: '{{signature:3}}', note: 'in the overlay Form XObject (scaled by the cm before Do)' },
-	{ page: 2, text: '{{date:3}}', note: 'in the overlay Form XObject, 14 pt' },
-	{ page: 2, text: '{{initials:3:n}}', note: 'in the overlay Form XObject, text rotated 90°' },
-];
-const ADDED_BY_UPDATE = [{ page: 2, text: '{{stamp:2}}', note: 'only in the incremental update (Helvetica with /Widths, not embedded)' }];
+// The tags and the {{…}} text that is not a tag each source document holds, as written (data: tags.json). WEBSITE_TAGS:
+// the contract the README, the examples and the e2e show (white tags for two signers on a LibreOffice document).
+const { AGREEMENT_TAGS, AGREEMENT_BRACES, WEB_TAGS, WEB_BRACES, DELIVERY_TAGS, DELIVERY_BRACES, ADDED_BY_OVERLAY, ADDED_BY_UPDATE, WEBSITE_TAGS } = JSON.parse(
+	readFileSync(new URL('./tags.json', import.meta.url), 'utf8'),
+);
 
 const SHIFT = '% inserted: every offset below is now wrong\n';
-
-// The contract the README, the examples and the e2e show: white tags for two signers on a LibreOffice document.
-const WEBSITE_TAGS = [
-	{ page: 2, text: '{{text:1:Company name}}', note: 'white, table cell on a signature line' },
-	{ page: 2, text: '{{signature:1____}}', note: 'white, 28 pt, padded with underscores' },
-	{ page: 2, text: '{{name:1}}', note: 'white' },
-	{ page: 2, text: '{{date:1}}', note: 'white' },
-	{ page: 2, text: '{{checkbox:1:n:No portfolio}}', note: 'white, 14 pt, after a sentence' },
-	{ page: 2, text: '{{signature:2____}}', note: 'white, 28 pt' },
-	{ page: 2, text: '{{name:2}}', note: 'white' },
-	{ page: 2, text: '{{date:2}}', note: 'white' },
-];
 
 // The documents the qpdf variants are made from: the file, its producer, and the tags and braces it holds.
 const AGREEMENT = { file: 'agreement-libreoffice.pdf', producer: 'libreoffice-odt', tags: AGREEMENT_TAGS, braces: AGREEMENT_BRACES };
 const WEB = { file: 'web-chromium.pdf', producer: 'chromium', tags: WEB_TAGS, braces: WEB_BRACES };
 const DELIVERY = { file: 'delivery-ghostscript.pdf', producer: 'ghostscript', tags: DELIVERY_TAGS, braces: DELIVERY_BRACES };
+// What other rows hold: the sample contract's white tags, or nothing at all.
+const WEBSITE = { tags: WEBSITE_TAGS, braces: [] };
+const NOTHING = { tags: [], braces: [] };
+
+/** A fixture row: its file and producer, what it holds ({ tags, braces }: a document above, or its own), how it is made
+ * (in words, then `make`) and what it exercises. The shape every fixture shares, said once. */
+const row = (file, producer, holds, how, features, make) => ({ file, producer, how, features, make, tags: holds.tags, braces: holds.braces });
 
 /** A fixture qpdf makes from `source` (`flags` before its input file, `after` between it and the output): qpdf
  * rewrites the file, so the variant holds the source's tags and braces. */
@@ -203,68 +141,42 @@ const qpdfVariant = (source, { flags, after, ...fixture }) => ({
 });
 
 const FIXTURES = [
-	{
-		file: 'website-contract.pdf',
-		producer: 'libreoffice-odt',
-		how: 'soffice --convert-to pdf src/website-contract.fodt (Writer, default PDF export)',
-		features: ['classic xref table', 'TrueType subset fonts', 'white tags', 'table', 'A4'],
-		make: () => pinVolatile(readFileSync(soffice(path.join(SRC, 'website-contract.fodt'), 'pdf')), EPOCH),
-		tags: WEBSITE_TAGS,
-		braces: [],
-	},
-	{
-		// Issue 42: tags a signer would see. The sample contract with its tags' white turned black, and signer 1's
-		// cells (Table1.B1) tinted, so a removed tag must leave the cell's colour, not white.
-		file: 'website-contract-black.pdf',
-		producer: 'libreoffice-odt',
-		how: 'src/website-contract.fodt with fo:color #ffffff → #000000 and Table1.B1 given fo:background-color #fff2cc (blackTags() in make.mjs), soffice --convert-to pdf; the sandbox serves it as the sample tagged-contract.pdf',
-		features: ['black tags (visible)', 'tags in tinted table cells', 'classic xref table', 'TrueType subset fonts', 'A4'],
-		make: () => pinVolatile(readFileSync(soffice(blackTags(), 'pdf')), EPOCH),
-		tags: WEBSITE_TAGS.map((tag, i) => ({ ...tag, note: tag.note.replace(/^white/, i < 4 ? 'black, tinted cell' : 'black') })), // the first four: Table1
-		braces: [],
-	},
-	{
-		file: 'agreement-libreoffice.pdf',
-		producer: 'libreoffice-odt',
-		how: 'soffice --convert-to pdf src/agreement.fodt (Writer, default PDF export)',
-		features: ['classic xref table', 'TrueType subset fonts, custom encoding', 'justified text / TJ kerning',
+	row('website-contract.pdf', 'libreoffice-odt', WEBSITE,
+		'soffice --convert-to pdf src/website-contract.fodt (Writer, default PDF export)',
+		['classic xref table', 'TrueType subset fonts', 'white tags', 'table', 'A4'],
+		() => pinVolatile(readFileSync(soffice(path.join(SRC, 'website-contract.fodt'), 'pdf')), EPOCH)),
+	// Issue 42: tags a signer would see. The sample contract with its tags' white turned black, and signer 1's
+	// cells (Table1.B1) tinted, so a removed tag must leave the cell's colour, not white. Its tags: the sample's,
+	// noted black (the first four, in Table1's cells, tinted).
+	row('website-contract-black.pdf', 'libreoffice-odt', { tags: WEBSITE_TAGS.map((tag, i) => ({ ...tag, note: tag.note.replace(/^white/, i < 4 ? 'black, tinted cell' : 'black') })), braces: [] },
+		'src/website-contract.fodt with fo:color #ffffff → #000000 and Table1.B1 given fo:background-color #fff2cc (blackTags() in make.mjs), soffice --convert-to pdf; the sandbox serves it as the sample tagged-contract.pdf',
+		['black tags (visible)', 'tags in tinted table cells', 'classic xref table', 'TrueType subset fonts', 'A4'],
+		() => pinVolatile(readFileSync(soffice(blackTags(), 'pdf')), EPOCH)),
+	row('agreement-libreoffice.pdf', 'libreoffice-odt', AGREEMENT,
+		'soffice --convert-to pdf src/agreement.fodt (Writer, default PDF export)',
+		['classic xref table', 'TrueType subset fonts, custom encoding', 'justified text / TJ kerning',
 			'mixed page sizes (Letter, A4)', 'white text', 'table'],
-		make: () => pinVolatile(readFileSync(soffice(path.join(SRC, 'agreement.fodt'), 'pdf')), EPOCH),
-		tags: AGREEMENT_TAGS,
-		braces: AGREEMENT_BRACES,
-	},
-	{
-		file: 'agreement-docx-libreoffice.pdf',
-		producer: 'libreoffice-docx',
-		how: 'soffice --convert-to docx src/agreement.fodt (committed as src/agreement.docx), then soffice --convert-to pdf src/agreement.docx',
-		features: ['classic xref table', 'TrueType subset fonts, WinAnsi encoding', 'justified text / TJ kerning',
+		() => pinVolatile(readFileSync(soffice(path.join(SRC, 'agreement.fodt'), 'pdf')), EPOCH)),
+	row('agreement-docx-libreoffice.pdf', 'libreoffice-docx', AGREEMENT,
+		'soffice --convert-to docx src/agreement.fodt (committed as src/agreement.docx), then soffice --convert-to pdf src/agreement.docx',
+		['classic xref table', 'TrueType subset fonts, WinAnsi encoding', 'justified text / TJ kerning',
 			'mixed page sizes (Letter, A4)', 'white text', 'table', 'layout of the .docx import'],
-		make: () => {
+		() => {
 			const docx = path.join(SRC, 'agreement.docx');
 			if (REMAKE_DOCX || !existsSync(docx)) writeFileSync(docx, readFileSync(soffice(path.join(SRC, 'agreement.fodt'), 'docx')));
 			return pinVolatile(readFileSync(soffice(docx, 'pdf')), EPOCH);
-		},
-		tags: AGREEMENT_TAGS,
-		braces: AGREEMENT_BRACES,
-	},
-	{
-		file: 'web-chromium.pdf',
-		producer: 'chromium',
-		how: 'chromium --headless --print-to-pdf src/web.html (fresh profile, --no-pdf-header-footer)',
-		features: ['CID Identity-H (Type0, CIDFontType2)', 'CJK font with many glyphs (IPAGothic)',
+		}),
+	row('web-chromium.pdf', 'chromium', WEB,
+		'chromium --headless --print-to-pdf src/web.html (fresh profile, --no-pdf-header-footer)',
+		['CID Identity-H (Type0, CIDFontType2)', 'CJK font with many glyphs (IPAGothic)',
 			'glyphs placed one by one (Td before each Tj)', 'letter-spacing', 'flex layout', 'table', 'white text',
 			'classic xref table'],
-		make: () => pinVolatile(chromium(path.join(SRC, 'web.html')), EPOCH),
-		tags: WEB_TAGS,
-		braces: WEB_BRACES,
-	},
-	{
-		file: 'web-chromium-type3.pdf',
-		producer: 'chromium (variant)',
-		how: "src/web.html with the Japanese line set in 'Noto Sans CJK JP' (a CFF font): Skia draws that line as Type 3 fonts",
-		features: ['Type3 fonts (the line holding {{signature:2}})', 'CID Identity-H (Type0, CIDFontType2)', 'letter-spacing',
+		() => pinVolatile(chromium(path.join(SRC, 'web.html')), EPOCH)),
+	row('web-chromium-type3.pdf', 'chromium (variant)', WEB,
+		"src/web.html with the Japanese line set in 'Noto Sans CJK JP' (a CFF font): Skia draws that line as Type 3 fonts",
+		['Type3 fonts (the line holding {{signature:2}})', 'CID Identity-H (Type0, CIDFontType2)', 'letter-spacing',
 			'flex layout', 'table', 'white text', 'classic xref table'],
-		make: () => {
+		() => {
 			const html = path.join(SRC, 'web.html');
 			const variant = path.join(path.dirname(html), `.web-type3-${process.pid}.html`);
 			writeFileSync(variant, readFileSync(html, 'utf8').replace("font-family: 'IPAGothic'", "font-family: 'Noto Sans CJK JP'"));
@@ -273,21 +185,13 @@ const FIXTURES = [
 			} finally {
 				rmSync(variant);
 			}
-		},
-		tags: WEB_TAGS,
-		braces: WEB_BRACES,
-	},
-	{
-		file: 'delivery-ghostscript.pdf',
-		producer: 'ghostscript',
-		how: 'gs -sDEVICE=pdfwrite src/postscript.ps (all fonts embedded: URW clones of Times-Roman, Helvetica)',
-		features: ['Type1C (CFF) subset fonts', 'Tc character spacing (ashow)', 'Tw word spacing (widthshow)',
+		}),
+	row('delivery-ghostscript.pdf', 'ghostscript', DELIVERY,
+		'gs -sDEVICE=pdfwrite src/postscript.ps (all fonts embedded: URW clones of Times-Roman, Helvetica)',
+		['Type1C (CFF) subset fonts', 'Tc character spacing (ashow)', 'Tw word spacing (widthshow)',
 			'font size changes (scalefont)', 'rotated text (90°, 30°) via cm/Tm', 'TJ with a large gap', 'CTM 0.1 scale',
 			'classic xref table'],
-		make: () => pinVolatile(ghostscript(path.join(SRC, 'postscript.ps')), EPOCH),
-		tags: DELIVERY_TAGS,
-		braces: DELIVERY_BRACES,
-	},
+		() => pinVolatile(ghostscript(path.join(SRC, 'postscript.ps')), EPOCH)),
 	qpdfVariant(AGREEMENT, {
 		file: 'agreement-objstm.pdf',
 		how: 'qpdf --object-streams=generate --deterministic-id agreement-libreoffice.pdf',
@@ -314,27 +218,20 @@ const FIXTURES = [
 		flags: ['--deterministic-id'],
 		after: ['--rotate=+180:1', '--rotate=+270:2'],
 	}),
-	{
-		file: 'delivery-cropbox.pdf',
-		producer: 'pdf-lib (from ghostscript)',
-		how: 'pdf-lib: page 1 of delivery-ghostscript.pdf gets /CropBox [36 36 576 756], page 2 /CropBox [50 100 562 742]; saved without object streams',
-		features: ['CropBox offset', 'rewritten by pdf-lib'],
-		make: async () => {
+	row('delivery-cropbox.pdf', 'pdf-lib (from ghostscript)', DELIVERY,
+		'pdf-lib: page 1 of delivery-ghostscript.pdf gets /CropBox [36 36 576 756], page 2 /CropBox [50 100 562 742]; saved without object streams',
+		['CropBox offset', 'rewritten by pdf-lib'],
+		async () => {
 			const doc = await PDFDocument.load(base('delivery-ghostscript.pdf'), { updateMetadata: false });
 			doc.getPage(0).setCropBox(36, 36, 540, 720);
 			doc.getPage(1).setCropBox(50, 100, 512, 642);
 			return Buffer.from(await doc.save({ useObjectStreams: false }));
-		},
-		tags: DELIVERY_TAGS,
-		braces: DELIVERY_BRACES,
-	},
-	{
-		file: 'agreement-overlay-xobject.pdf',
-		producer: 'qpdf (from libreoffice-odt + pdf-lib)',
-		how: 'a Letter page drawn by pdf-lib (Helvetica, not embedded) laid over page 2 (A4) of agreement-libreoffice.pdf with qpdf --overlay: qpdf moves page 2\'s own content into one Form XObject and the overlay page into another, drawn after a scale-to-fit cm',
-		features: ['Form XObject', 'all of page 2\'s text inside Form XObjects', 'cm scale and offset before Do',
+		}),
+	row('agreement-overlay-xobject.pdf', 'qpdf (from libreoffice-odt + pdf-lib)', { tags: [...AGREEMENT_TAGS, ...ADDED_BY_OVERLAY], braces: AGREEMENT_BRACES },
+		'a Letter page drawn by pdf-lib (Helvetica, not embedded) laid over page 2 (A4) of agreement-libreoffice.pdf with qpdf --overlay: qpdf moves page 2\'s own content into one Form XObject and the overlay page into another, drawn after a scale-to-fit cm',
+		['Form XObject', 'all of page 2\'s text inside Form XObjects', 'cm scale and offset before Do',
 			'standard-14 font without /Widths', 'rotated text (90°) inside a Form XObject'],
-		make: async () => {
+		async () => {
 			const doc = await PDFDocument.create();
 			doc.setCreationDate(new Date(EPOCH * 1000));
 			doc.setModificationDate(new Date(EPOCH * 1000));
@@ -346,18 +243,8 @@ const FIXTURES = [
 			const overlay = path.join(TMP, 'overlay.pdf');
 			writeFileSync(overlay, await doc.save());
 			return qpdf(base('agreement-libreoffice.pdf'), ['--deterministic-id'], ['--overlay', overlay, '--to=2', '--']);
-		},
-		tags: [...AGREEMENT_TAGS, ...ADDED_BY_OVERLAY],
-		braces: AGREEMENT_BRACES,
-	},
-	{
-		file: 'xobject-matrix-pdflib.pdf',
-		producer: 'pdf-lib (hand-written content and Form XObjects)',
-		how: 'pdf-lib low-level objects: a Form XObject with /Matrix [0.8 0 0 0.8 140 500] holding text and a nested Form XObject with /Matrix [0 1 -1 0 380 0] (90°); drawn on page 1, and on page 2 after a cm [1.1 0 0 1.1 -100 -300]',
-		features: ['Form XObject /Matrix (scale and offset)', 'nested Form XObject with a rotating /Matrix',
-			'one Form XObject drawn on two pages', 'Helvetica with /Widths, not embedded', 'object streams', 'xref stream'],
-		make: () => xobjectMatrix(),
-		tags: [
+		}),
+	row('xobject-matrix-pdflib.pdf', 'pdf-lib (hand-written content and Form XObjects)', { tags: [
 			{ page: 1, text: '{{name:1}}', note: 'in the page content' },
 			{ page: 1, text: '{{signature:1}}', note: 'Form XObject, /Matrix scale 0.8' },
 			{ page: 1, text: '{{date:1}}', note: 'Form XObject, /Matrix scale 0.8' },
@@ -365,39 +252,26 @@ const FIXTURES = [
 			{ page: 2, text: '{{signature:1}}', note: 'the same Form XObject after a cm scale 1.1' },
 			{ page: 2, text: '{{date:1}}', note: 'the same Form XObject after a cm scale 1.1' },
 			{ page: 2, text: '{{initials:2:n}}', note: 'nested, rotated 90°' },
-		],
-		braces: [],
-	},
-	{
-		file: 'agreement-incremental.pdf',
-		producer: 'libreoffice-odt + incremental update (scripts/pdf-fixtures/pdfEdit.mjs)',
-		how: 'agreement-libreoffice.pdf unchanged, then an appended update: page 2 replaced (new /Contents array with a new stream, new /Resources with a Helvetica font), new xref section and trailer with /Prev',
-		features: ['incremental update', 'xref /Prev chain', 'page object replaced in the update', 'Contents array'],
-		make: async () => incrementalUpdate(base('agreement-libreoffice.pdf')),
-		tags: [...AGREEMENT_TAGS, ...ADDED_BY_UPDATE],
-		braces: AGREEMENT_BRACES,
-	},
-	{
-		file: 'agreement-damaged-offsets.pdf',
-		producer: 'libreoffice-odt, damaged',
-		how: `agreement-libreoffice.pdf with a comment line inserted after the header: every xref offset and startxref is ${SHIFT.length} bytes short`,
-		features: ['damaged xref (wrong offsets)'],
-		make: () => shiftAfterHeader(base('agreement-libreoffice.pdf'), SHIFT),
-		tags: AGREEMENT_TAGS,
-		braces: AGREEMENT_BRACES,
-	},
-	{
-		file: 'agreement-damaged-startxref.pdf',
-		producer: 'libreoffice-odt, damaged',
-		how: 'agreement-libreoffice.pdf with startxref pointing into the middle of a content stream (the xref table itself is intact)',
-		features: ['damaged xref (startxref points to garbage)'],
-		make: () => {
+		], braces: [] },
+		'pdf-lib low-level objects: a Form XObject with /Matrix [0.8 0 0 0.8 140 500] holding text and a nested Form XObject with /Matrix [0 1 -1 0 380 0] (90°); drawn on page 1, and on page 2 after a cm [1.1 0 0 1.1 -100 -300]',
+		['Form XObject /Matrix (scale and offset)', 'nested Form XObject with a rotating /Matrix',
+			'one Form XObject drawn on two pages', 'Helvetica with /Widths, not embedded', 'object streams', 'xref stream'],
+		() => xobjectMatrix()),
+	row('agreement-incremental.pdf', 'libreoffice-odt + incremental update (scripts/pdf-fixtures/pdfEdit.mjs)', { tags: [...AGREEMENT_TAGS, ...ADDED_BY_UPDATE], braces: AGREEMENT_BRACES },
+		'agreement-libreoffice.pdf unchanged, then an appended update: page 2 replaced (new /Contents array with a new stream, new /Resources with a Helvetica font), new xref section and trailer with /Prev',
+		['incremental update', 'xref /Prev chain', 'page object replaced in the update', 'Contents array'],
+		async () => incrementalUpdate(base('agreement-libreoffice.pdf'))),
+	row('agreement-damaged-offsets.pdf', 'libreoffice-odt, damaged', AGREEMENT,
+		`agreement-libreoffice.pdf with a comment line inserted after the header: every xref offset and startxref is ${SHIFT.length} bytes short`,
+		['damaged xref (wrong offsets)'],
+		() => shiftAfterHeader(base('agreement-libreoffice.pdf'), SHIFT)),
+	row('agreement-damaged-startxref.pdf', 'libreoffice-odt, damaged', AGREEMENT,
+		'agreement-libreoffice.pdf with startxref pointing into the middle of a content stream (the xref table itself is intact)',
+		['damaged xref (startxref points to garbage)'],
+		() => {
 			const pdf = base('agreement-libreoffice.pdf');
 			return pointStartxrefAt(pdf, indexOf(pdf, 'stream', indexOf(pdf, '/Length')) + 40);
-		},
-		tags: AGREEMENT_TAGS,
-		braces: AGREEMENT_BRACES,
-	},
+		}),
 	qpdfVariant(AGREEMENT, {
 		file: 'agreement-rc4-128.pdf',
 		how: 'qpdf --static-id --allow-weak-crypto --encrypt "" esign-owner 128 --use-aes=n',
@@ -419,12 +293,10 @@ const FIXTURES = [
 		password: 'esign-user',
 		flags: ['--static-id', '--static-aes-iv', '--encrypt', 'esign-user', 'esign-owner', '256', '--'],
 	}),
-	{
-		file: 'scanned-image-only.pdf',
-		producer: 'pdf-lib (image from pdftoppm)',
-		how: 'page 1 of web-chromium.pdf rendered by pdftoppm -r 100 -gray to PNG, drawn full-page on a Letter page by pdf-lib (default save: object streams)',
-		features: ['no text at all (image only)', 'object streams', 'xref stream'],
-		make: async () => {
+	row('scanned-image-only.pdf', 'pdf-lib (image from pdftoppm)', NOTHING,
+		'page 1 of web-chromium.pdf rendered by pdftoppm -r 100 -gray to PNG, drawn full-page on a Letter page by pdf-lib (default save: object streams)',
+		['no text at all (image only)', 'object streams', 'xref stream'],
+		async () => {
 			const prefix = path.join(TMP, 'scan');
 			writeFileSync(`${prefix}.pdf`, base('web-chromium.pdf'));
 			run('pdftoppm', ['-f', '1', '-l', '1', '-r', '100', '-gray', '-png', '-singlefile', `${prefix}.pdf`, prefix]);
@@ -434,10 +306,7 @@ const FIXTURES = [
 			const image = await doc.embedPng(readFileSync(`${prefix}.png`));
 			doc.addPage([612, 792]).drawImage(image, { x: 0, y: 0, width: 612, height: 792 });
 			return Buffer.from(await doc.save());
-		},
-		tags: [],
-		braces: [],
-	},
+		}),
 	{
 		file: 'contract-300-pages.pdf',
 		producer: 'libreoffice-odt',
