@@ -10,12 +10,27 @@ import { MAX_WRITE_NESTING } from './limits';
 
 const HEX = '0123456789ABCDEF';
 
-/** A number as PDF writes it: no exponent, at most six decimals (a millionth of a point is far below a pixel). */
+/**
+ * A number as PDF writes it (no exponent), reading back as the very same value: a redefined page's box or matrix
+ * must mean what the original said, however small or large (a fuzzed MediaBox of height 1e-7 written as 0 made a
+ * page whose text was off it readable). The shortest decimal that round-trips, with an exponent spelled out.
+ */
 export function formatNumber(value: number): string {
 	if (!Number.isFinite(value)) throw new PdfError('unsupported', 'a number to write is not finite');
-	if (Number.isInteger(value)) return String(value);
-	const fixed = value.toFixed(6).replace(/0+$/, '').replace(/\.$/, '');
-	return fixed === '-0' ? '0' : fixed;
+	if (Object.is(value, -0)) return '0';
+	const text = String(value);
+	const e = text.indexOf('e');
+	if (e < 0) return text;
+	const sign = text.startsWith('-') ? '-' : '';
+	const mantissa = text.slice(sign.length, e);
+	const exponent = Number(text.slice(e + 1));
+	const point = mantissa.indexOf('.');
+	const digits = mantissa.replace('.', '');
+	// Where the decimal point falls in `digits` once the exponent is applied.
+	const at = (point < 0 ? mantissa.length : point) + exponent;
+	if (at <= 0) return `${sign}0.${'0'.repeat(-at)}${digits}`;
+	if (at >= digits.length) return `${sign}${digits}${'0'.repeat(at - digits.length)}`;
+	return `${sign}${digits.slice(0, at)}.${digits.slice(at)}`;
 }
 
 export function hexString(bytes: Uint8Array): string {
