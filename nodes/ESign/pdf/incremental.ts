@@ -49,27 +49,16 @@ export function firstFreeNumber(trailer: PdfDict, listed: Iterable<number>): num
 }
 
 /**
- * The update's bytes (to append to `original`): `objects`, then the cross-reference section and trailer. `trailer`
- * is the file's (its /Root, /Info and /ID are kept); `size`: the first free object number after the new objects.
- */
-export function updateBytes(original: Uint8Array, trailer: PdfDict, objects: UpdateObject[], size: number): Uint8Array {
-	const { chunks, total } = updateChunks(original, trailer, objects, size);
-	return join(chunks, new Uint8Array(total), 0);
-}
-
-/**
- * The upload itself: `original` followed by the update, built in one buffer (the original copied once, the update's
- * streams copied once, no separate update buffer: the peak is the upload and what the caller already holds).
+ * The upload: `original` followed by the update (`objects`, then the cross-reference section and trailer), built in
+ * one buffer (the original copied once, the update's streams copied once: the peak is the upload and what the caller
+ * already holds). `trailer` is the file's (its /Root, /Info and /ID are kept); `size`: the first free object number
+ * after the new objects.
  */
 export function withUpdate(original: Uint8Array, trailer: PdfDict, objects: UpdateObject[], size: number): Uint8Array {
 	const { chunks, total } = updateChunks(original, trailer, objects, size);
 	const out = new Uint8Array(original.length + total);
 	out.set(original);
-	return join(chunks, out, original.length);
-}
-
-function join(chunks: Uint8Array[], out: Uint8Array, from: number): Uint8Array {
-	let pos = from;
+	let pos = original.length;
 	for (const chunk of chunks) {
 		out.set(chunk, pos);
 		pos += chunk.length;
@@ -77,6 +66,7 @@ function join(chunks: Uint8Array[], out: Uint8Array, from: number): Uint8Array {
 	return out;
 }
 
+/** The update's pieces, in order, and their length. */
 function updateChunks(original: Uint8Array, trailer: PdfDict, objects: UpdateObject[], size: number): { chunks: Uint8Array[]; total: number } {
 	const last = lastSection(original);
 	const chunks: Uint8Array[] = [];

@@ -191,7 +191,7 @@ export class TagRemover {
 
 	private async update(tags: Marked[], results: Map<number, Prepared>, extra: UpdateObject[] = []): Promise<TagRemoval> {
 		const list: UpdateObject[] = [];
-		const others = new Map(extra.map((object) => [`${object.num} ${object.gen}`, object]));
+		const others = new Map(extra.map((object) => [new PdfRef(object.num, object.gen).key, object]));
 		let next = firstFreeNumber(this.doc.xref.trailer, this.doc.xref.entries.keys());
 		for (const result of results.values()) {
 			const data = await (result.output as Promise<Uint8Array>);
@@ -199,7 +199,7 @@ export class TagRemover {
 				// A new stream for the page's content (its old streams may be shared with other pages), the page redefined.
 				const contentNum = next++;
 				list.push({ num: contentNum, gen: 0, value: flateDict(new PdfDict()), stream: data });
-				const key = `${result.page.ref.num} ${result.page.ref.gen}`;
+				const key = result.page.ref.key;
 				const other = others.get(key)?.value;
 				others.delete(key);
 				const page = (other instanceof PdfDict ? other : result.page.dict).with('Contents', new PdfRef(contentNum, 0));

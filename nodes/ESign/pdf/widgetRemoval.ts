@@ -1,6 +1,6 @@
 import type { PdfDocument } from './document';
 import type { FormWidget, WidgetSource } from './forms';
-import { firstFreeNumber, updateBytes } from './incremental';
+import { firstFreeNumber, withUpdate } from './incremental';
 import type { UpdateObject } from './incremental';
 import { MAX_FIELD_DEPTH, MAX_REF_HOPS } from './limits';
 import { PdfDict, PdfRef } from './objects';
@@ -202,9 +202,5 @@ export async function removeWidgets(
 		return written.changed ? { bytes: written.bytes, changed: true, removed, skipped } : unchanged(written.reason, skipped);
 	}
 	const size = firstFreeNumber(doc.xref.trailer, doc.xref.entries.keys());
-	const update = updateBytes(doc.data, doc.xref.trailer, objects, size);
-	const bytes = new Uint8Array(doc.data.length + update.length);
-	bytes.set(doc.data);
-	bytes.set(update, doc.data.length);
-	return { bytes, changed: true, removed, skipped };
+	return { bytes: withUpdate(doc.data, doc.xref.trailer, objects, size), changed: true, removed, skipped };
 }
