@@ -144,15 +144,20 @@ export interface FormInput {
 	rules: FormSignerRule[];
 	signerCount: () => number | Promise<number>;
 	signerRow: (n: number) => { row?: IDataObject; error?: string } | Promise<{ row?: IDataObject; error?: string }>;
-	/** told the widgets that became fields (each has a row), for the writer that takes them out of the upload */
-	used?: (widgets: FormWidget[]) => void;
 }
 
 /**
  * One item's field rows from the PDF's form fields, before any write: a PDF with no usable field, a rule naming a
- * signer there is not, and a field no rule assigns each stop the item; the fields left out are one hint.
+ * signer there is not, and a field no rule assigns each stop the item; the fields left out are one hint. With the
+ * rows, the widgets they came from.
  */
-export async function formFieldRows(this: IExecuteFunctions, i: number, pdf: PdfText, where: string, input: FormInput): Promise<IDataObject[]> {
+export async function formFieldRows(
+	this: IExecuteFunctions,
+	i: number,
+	pdf: PdfText,
+	where: string,
+	input: FormInput,
+): Promise<{ rows: IDataObject[]; widgets: FormWidget[] }> {
 	let widgets: FormWidget[] = [];
 	let failure: unknown;
 	try {
@@ -192,7 +197,6 @@ export async function formFieldRows(this: IExecuteFunctions, i: number, pdf: Pdf
 			},
 		);
 	}
-	input.used?.(usable);
 	if (leftOut.length) {
 		this.addExecutionHints({
 			message: `Item ${i + 1}: ${leftOut.length === 1 ? '1 form field of the PDF was' : `${leftOut.length} form fields of the PDF were`} left out: ${listed}`,
@@ -200,5 +204,6 @@ export async function formFieldRows(this: IExecuteFunctions, i: number, pdf: Pdf
 			location: 'outputPane',
 		});
 	}
-	return built.rows;
+	// The widgets that became fields (each has a row): the writer takes them out of the upload.
+	return { rows: built.rows, widgets: usable };
 }

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { FormWidget, PdfText } from '../pdf';
+import type { PdfText } from '../pdf';
 import type { CoordinateSettings } from './fields';
 import { buildFields, coordinateSettings, fieldsError, isAnchorRow, readFieldRows } from './fields';
 import { formFieldRows, readFormRules } from './formFields';
@@ -56,9 +56,9 @@ export async function planFields(
 		const pdf = (await openPdf.call(this, i, file.bytes, file.where, true, 'form fields')) as PdfText;
 		settings.pages = pdf.pages;
 		const size = input.options.formFieldSize === 'default' ? 'default' : 'field';
-		let used: FormWidget[] = [];
-		rows = await formFieldRows.call(this, i, pdf, file.where, { size, rules, signerCount: input.signerCount, signerRow: input.tagSigner, used: (widgets) => (used = widgets) });
-		if (input.removeFormFields) finishRemoval = async () => await finishWidgetRemoval.call(this, i, pdf, used, file.where);
+		const read = await formFieldRows.call(this, i, pdf, file.where, { size, rules, signerCount: input.signerCount, signerRow: input.tagSigner });
+		rows = read.rows;
+		if (input.removeFormFields) finishRemoval = async () => await finishWidgetRemoval.call(this, i, pdf, read.widgets, file.where);
 	}
 	const needsText = tags || anchors.some((anchor) => anchor.trim() !== '');
 	if (!form && (needsText || input.always || settings.origin === 'bottomLeft')) {

@@ -139,7 +139,8 @@ describe('formFieldRows: the node’s side, all before any request', () => {
 		signerCount: () => count,
 		signerRow: (n) => (n <= count ? { row: { signer: String(n) } } : { error: `it names signer ${n}, but "Signers" has ${count} (1 = the first)` }),
 	});
-	const run = (widgets: FormWidget[] | Error, data: FormInput) => formFieldRows.call(context(), 0, pdfOf(widgets), 'the file "lease.pdf"', data);
+	const read = (widgets: FormWidget[] | Error, data: FormInput) => formFieldRows.call(context(), 0, pdfOf(widgets), 'the file "lease.pdf"', data);
+	const run = async (widgets: FormWidget[] | Error, data: FormInput) => (await read(widgets, data)).rows;
 	/** The error the item stops with (the test fails if it does not stop). */
 	const failure = (widgets: FormWidget[] | Error, data: FormInput) =>
 		run(widgets, data).then(
@@ -150,8 +151,10 @@ describe('formFieldRows: the node’s side, all before any request', () => {
 	beforeEach(() => hints.splice(0));
 
 	test('one signer fills every field; the left-out fields are one hint naming each and why', async () => {
-		const rows = await run(FORM, input(1));
+		const { rows, widgets } = await read(FORM, input(1));
 		expect(rows).toHaveLength(8);
+		// The widgets those rows came from, for the writer that takes them out of the upload: the usable ones only.
+		expect(widgets.map((w) => w.name)).toEqual(rows.map((r) => r.field_name));
 		expect(rows.every((r) => r.signer === '1')).toBe(true);
 		expect(hints).toHaveLength(1);
 		expect(hints[0].message).toMatch(/^Item 1: 4 form fields of the PDF were left out: "Reference" \(read-only: .*\); "Internal" \(hidden: .*\); "Print" \(a push button: .*\); "Pets" \(radio buttons: .*\)$/);
