@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { npmInstallWatched } from './npmWatch.mjs';
 import { waitingFor } from './waits.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -57,7 +58,7 @@ async function fetchNodeHeaders() {
 	fs.mkdirSync(HEADERS_FALLBACK, { recursive: true });
 	fs.writeFileSync(path.join(HEADERS_FALLBACK, 'package.json'), '{"name":"node-headers","private":true}\n');
 	// --ignore-scripts: only the files are needed.
-	await run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error', name], { cwd: HEADERS_FALLBACK, env: npmEnv() });
+	await npmInstallWatched({ cwd: HEADERS_FALLBACK, env: npmEnv(), args: ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error', name], ...watched(HEADERS_FALLBACK) });
 	if (!nodeHeadersDir()) throw new Error(`Node ${version} headers not found after installing ${name} in ${HEADERS_FALLBACK}`);
 }
 
@@ -75,6 +76,14 @@ export function npmEnv(extra = {}) {
 const children = new Set();
 process.on('exit', () => {
 	for (const c of children) try { process.kill(c.pid, 'SIGKILL'); } catch { /* gone */ }
+});
+
+// npmInstallWatched's npm is one of these children too; its debug logs stay in <dir>/.npm-logs (git-ignored with
+// .n8n-runtime/), where a stuck install's last lines can be read afterwards.
+const watched = (dir) => ({
+	logsDir: path.join(dir, '.npm-logs'),
+	log,
+	onSpawn: (child) => (children.add(child), child.on('close', () => children.delete(child))),
 });
 
 /** Stops every command run() started that is still running (SIGTERM, SIGKILL after graceMs). */
@@ -189,7 +198,8 @@ export async function ensureRuntime(line = '2') {
 		const step1 = path.join(dir, '.step1-installed');
 		if (!fs.existsSync(step1) || fs.readFileSync(step1, 'utf8') !== JSON.stringify(pkg)) {
 			log('  step 1/3: npm install --ignore-scripts (2-10 min: ~9 min on a busy 2-core machine)');
-			await run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, env, inherit: true });
+			// Watched: a stuck npm is stopped and tried again (npmWatch.mjs), instead of holding the run until CI's limit.
+			await npmInstallWatched({ cwd: dir, env, args: ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], inherit: true, ...watched(dir) });
 			fs.writeFileSync(step1, JSON.stringify(pkg));
 		} else log('  step 1/3: npm install already done');
 		const t1 = secs();

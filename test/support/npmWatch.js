@@ -1,0 +1,91 @@
+// For test/scripts/npmWatch.slow.test.ts: a registry double on 127.0.0.1 whose answers the test scripts (serve at
+// once, after a delay, or never), and a run of the watched install (test/support/npmWatchDriver.mjs) in a child
+// process against it, with a fresh project folder and an empty npm cache. Child processes: the slow layer.
+const { spawn, spawnSync } = require('child_process');
+const crypto = require('crypto');
+const fs = require('fs');
+const http = require('http');
+const os = require('os');
+const path = require('path');
+
+const DRIVER = path.join(__dirname, 'npmWatchDriver.mjs');
+
+/** A gzipped tarball of a package with package.json { name, version, dependencies }. */
+function tarball(dir, name, version, dependencies) {
+	const src = fs.mkdtempSync(path.join(dir, 'src-'));
+	fs.mkdirSync(path.join(src, 'package'));
+	fs.writeFileSync(path.join(src, 'package', 'package.json'), JSON.stringify({ name, version, dependencies }));
+	const file = path.join(dir, `${name}-${version}.tgz`);
+	const tar = spawnSync('tar', ['-czf', file, '-C', src, 'package']);
+	if (tar.status !== 0) throw new Error(`tar failed: ${tar.stderr}`);
+	return fs.readFileSync(file);
+}
+
+/**
+ * Starts the registry double. packages: { name: dependencies }; plan(request number, url) returns how to answer the
+ * n-th request: 'serve', 'hang' (never answers) or a delay in ms before serving. Resolves { url, requests, close }.
+ */
+async function registry(dir, packages, plan) {
+	const files = {};
+	const server = http.createServer();
+	const requests = [];
+	const held = [];
+	const timers = new Set();
+	server.on('request', (req, res) => {
+		const n = requests.push(req.url);
+		const how = plan(n, req.url);
+		if (how === 'hang') return held.push(res);
+		const t = setTimeout(() => (timers.delete(t), answer(req.url, res)), typeof how === 'number' ? how : 0);
+		timers.add(t);
+	});
+	function answer(url, res) {
+		const name = decodeURIComponent(url.slice(1));
+		if (files[url]) return res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(files[url]);
+		if (!(name in packages)) return res.writeHead(404).end('{}');
+		const tgz = tarball(dir, name, '1.0.0', packages[name]);
+		const tgzUrl = `/${name}/-/${name}-1.0.0.tgz`;
+		files[tgzUrl] = tgz;
+		const integrity = `sha512-${crypto.createHash('sha512').update(tgz).digest('base64')}`;
+		const dist = { tarball: `http://127.0.0.1:${server.address().port}${tgzUrl}`, integrity };
+		const doc = { name, 'dist-tags': { latest: '1.0.0' }, versions: { '1.0.0': { name, version: '1.0.0', dependencies: packages[name], dist } } };
+		res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(doc));
+	}
+	await new Promise((r) => server.listen(0, '127.0.0.1', r));
+	return {
+		url: `http://127.0.0.1:${server.address().port}/`,
+		requests,
+		close: () => new Promise((r) => (timers.forEach(clearTimeout), held.forEach((res) => res.destroy()), server.closeAllConnections(), server.close(r))),
+	};
+}
+
+/**
+ * One watched install of `pkg` against a registry double answering by `plan`. halfTree: the project starts with a
+ * node_modules/.half-written, as an interrupted install leaves. Resolves the driver's outcome plus the registry's requests.
+ */
+async function watchedInstall({ packages, pkg, plan, stallMs, maxMs = 600000, attempts = 1, halfTree = false }) {
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'npm-watch-'));
+	const cwd = path.join(dir, 'project');
+	fs.mkdirSync(cwd);
+	fs.writeFileSync(path.join(cwd, 'package.json'), '{"name":"watched","private":true}\n');
+	// A file npm itself leaves alone (it prunes unknown package folders, not this), as a stand-in for what an
+	// interrupted attempt half-wrote.
+	if (halfTree) fs.mkdirSync(path.join(cwd, 'node_modules'), { recursive: true }), fs.writeFileSync(path.join(cwd, 'node_modules', '.half-written'), '');
+	const reg = await registry(dir, packages, plan);
+	try {
+		const input = JSON.stringify({ cwd, registry: reg.url, cache: path.join(dir, 'cache'), pkg, stallMs, maxMs, attempts });
+		const child = spawn(process.execPath, [DRIVER, input], { stdio: ['ignore', 'pipe', 'pipe'] });
+		let stdout = '';
+		let stderr = '';
+		child.stdout.on('data', (d) => (stdout += d));
+		child.stderr.on('data', (d) => (stderr += d));
+		await new Promise((r) => child.on('close', r));
+		const line = stdout.trim().split('\n').pop();
+		if (!line) throw new Error(`the driver printed nothing: ${stderr}`);
+		return { ...JSON.parse(line), requests: [...reg.requests], leftover: fs.existsSync(path.join(cwd, 'node_modules', '.half-written')) };
+	} finally {
+		await reg.close();
+		fs.rmSync(dir, { recursive: true, force: true });
+	}
+}
+
+module.exports = { watchedInstall };
