@@ -1,7 +1,7 @@
 import type { PlacedGlyph } from './content';
 import { MAX_PAGE_GLYPHS } from './limits';
 import { PdfError } from './objects';
-import { pushSource } from './provenance';
+import { SourceRecorder } from './provenance';
 
 /**
  * Lines of text from glyphs in content order, as readers rebuild them: a glyph continues the line when it runs in
@@ -31,7 +31,8 @@ export interface TextLine {
 	glyphs: number[];
 	/** the line's font size (of its first glyph) */
 	size: number;
-	/** per glyph, where its code is (provenance.ts, SOURCE_SIZE numbers each); only when the read asked for sources */
+	/** per glyph, where its code is (provenance.ts, SOURCE_SIZE numbers each); only when the read asked for sources,
+	 * and filled once the line ends (`keep` sees it empty) */
 	sources?: number[];
 }
 
@@ -85,6 +86,8 @@ export class LineBuilder {
 	private endX = 0;
 	private endY = 0;
 	private count = 0;
+	/** the current line's glyph sources, made into its array only if the line is kept (provenance.ts) */
+	private readonly recorder = new SourceRecorder();
 
 	/** `page`: the displayed page, when known; glyphs wholly outside it are dropped. */
 	constructor(
@@ -127,7 +130,7 @@ export class LineBuilder {
 		}
 		const index = line.glyphs.length / 6;
 		line.glyphs.push(g.x, g.y, g.ax, g.ay, g.hx, g.hy);
-		if (g.source && line.sources) pushSource(line.sources, g.source);
+		if (g.source && line.sources) this.recorder.push(g.source);
 		line.text += g.text;
 		for (let k = 0; k < g.text.length; k++) line.glyphOf.push(index);
 		this.endX = g.x + g.ax;
@@ -135,7 +138,12 @@ export class LineBuilder {
 	};
 
 	flush(): void {
-		if (this.current && this.current.text.trim() && this.keep(this.current)) this.lines.push(this.current);
+		const line = this.current;
+		if (line && line.text.trim() && this.keep(line)) {
+			if (line.sources) line.sources = this.recorder.take();
+			this.lines.push(line);
+		}
+		this.recorder.reset();
 		this.current = undefined;
 	}
 }

@@ -38,9 +38,48 @@ export const enum Src {
 	Vertical,
 }
 
-/** Appends one glyph's source to a line's flat array. */
-export function pushSource(into: number[], s: GlyphSource): void {
-	into.push(s.stream, s.opStart, s.opEnd, s.item, s.code, s.length, s.advance, s.size, s.vertical ? 1 : 0);
+/**
+ * The sources of the line being built, in a buffer reused from line to line: most lines are dropped when they end
+ * (a read keeps only those that may hold a tag), so a line's array is made only for the lines kept (`take`),
+ * instead of growing an array for every glyph of every page.
+ */
+export class SourceRecorder {
+	private data = new Float64Array(SOURCE_SIZE * 64);
+	private count = 0;
+
+	push(s: GlyphSource): void {
+		let at = this.count * SOURCE_SIZE;
+		if (at + SOURCE_SIZE > this.data.length) {
+			// A line's glyphs are bounded by the page's (MAX_PAGE_GLYPHS, layout.ts): so is this buffer.
+			const grown = new Float64Array(this.data.length * 2);
+			grown.set(this.data);
+			this.data = grown;
+		}
+		const d = this.data;
+		d[at++] = s.stream;
+		d[at++] = s.opStart;
+		d[at++] = s.opEnd;
+		d[at++] = s.item;
+		d[at++] = s.code;
+		d[at++] = s.length;
+		d[at++] = s.advance;
+		d[at++] = s.size;
+		d[at] = s.vertical ? 1 : 0;
+		this.count++;
+	}
+
+	/** The line's sources (SOURCE_SIZE numbers a glyph), as a line keeps them. */
+	take(): number[] {
+		const n = this.count * SOURCE_SIZE;
+		const out = new Array<number>(n);
+		for (let i = 0; i < n; i++) out[i] = this.data[i];
+		return out;
+	}
+
+	/** A new line starts. */
+	reset(): void {
+		this.count = 0;
+	}
 }
 
 /** The content streams the reader ran, by id: `page N` for a page's /Contents (read as one), else a form's "num gen". */
