@@ -4,8 +4,10 @@
 // whatever --loglevel says, so a debug log that stops changing means npm is stuck. Then npm is stopped, its last
 // log lines are printed (what it was waiting for), and the install is tried again from an empty tree (npm's cache
 // keeps what was downloaded). A failure that is not a stall (an exit code) is tried again the same way: a dropped
-// connection is the usual cause here.
-import { spawn } from 'node:child_process';
+// connection is the usual cause here. A big tarball on a slow registry takes minutes (233 s measured here with a
+// busy machine) and logs only when it ends, so the bytes npm's cache is receiving (its tmp folder, where downloads
+// stream) count as progress too; npm's own fetch-timeout (5 min) gets its chance before the stall window ends.
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -13,22 +15,33 @@ const minutes = (name, fallback) => {
 	const v = Number(process.env[name]);
 	return (Number.isFinite(v) && v > 0 ? v : fallback) * 60_000;
 };
-/** No change in npm's debug log for this long: stuck (N8N_RUNTIME_STALL_MIN, default 5). */
-export const STALL_MS = minutes('N8N_RUNTIME_STALL_MIN', 5);
+/** No change in npm's debug log nor in its downloads for this long: stuck (N8N_RUNTIME_STALL_MIN, default 6). */
+export const STALL_MS = minutes('N8N_RUNTIME_STALL_MIN', 6);
 /** One attempt may take at most this long, stalled or not (N8N_RUNTIME_INSTALL_MAX_MIN, default 20). */
 export const MAX_MS = minutes('N8N_RUNTIME_INSTALL_MAX_MIN', 20);
 
-/** What the debug logs look like now: names and sizes; any change is progress. */
-function logState(logsDir) {
-	try {
-		return fs
-			.readdirSync(logsDir)
-			.sort()
-			.map((f) => `${f}:${fs.statSync(path.join(logsDir, f)).size}`)
-			.join('|');
-	} catch {
-		return '';
-	}
+/** What the folders look like now: their files' names and sizes; any change is progress. */
+function folderState(dirs) {
+	return dirs
+		.map((dir) => {
+			try {
+				return fs
+					.readdirSync(dir)
+					.sort()
+					.map((f) => `${f}:${fs.statSync(path.join(dir, f), { throwIfNoEntry: false })?.size}`)
+					.join('|');
+			} catch {
+				return '';
+			}
+		})
+		.join('\n');
+}
+
+/** Where npm, run with env, streams its downloads (<cache>/_cacache/tmp), or undefined when npm cannot say. */
+export function npmDownloadsDir(env) {
+	const got = spawnSync('npm', ['config', 'get', 'cache'], { env, encoding: 'utf8' });
+	const cache = got.status === 0 ? got.stdout.trim() : '';
+	return cache ? path.join(cache, '_cacache', 'tmp') : undefined;
 }
 
 /** The last `lines` lines of the newest debug log, or '' when there is none. */
@@ -43,10 +56,11 @@ export function logTail(logsDir, lines = 25) {
 }
 
 /**
- * One run of `npm <args>` in cwd, stopped when its debug log (in logsDir) stays unchanged for stallMs or the run
- * passes maxMs. Resolves on exit 0; rejects with `.stalled = true` when stopped, with the exit code otherwise.
+ * One run of `npm <args>` in cwd, stopped when its debug log (in logsDir) and the folders `progressDirs` (its
+ * downloads) stay unchanged for stallMs, or the run passes maxMs. Resolves on exit 0; rejects with `.stalled = true`
+ * when stopped, with the exit code otherwise.
  */
-export function npmOnce({ cwd, env, args, logsDir, stallMs = STALL_MS, maxMs = MAX_MS, pollMs = 5000, inherit = false, onSpawn = () => {} }) {
+export function npmOnce({ cwd, env, args, logsDir, progressDirs = [], stallMs = STALL_MS, maxMs = MAX_MS, pollMs = 5000, inherit = false, onSpawn = () => {} }) {
 	fs.mkdirSync(logsDir, { recursive: true });
 	return new Promise((resolve, reject) => {
 		const child = spawn('npm', [...args, `--logs-dir=${logsDir}`], { cwd, env, stdio: inherit ? 'inherit' : ['ignore', 'pipe', 'pipe'] });
@@ -55,7 +69,8 @@ export function npmOnce({ cwd, env, args, logsDir, stallMs = STALL_MS, maxMs = M
 		child.stderr?.on('data', (d) => (stderr = (stderr + d).slice(-4000)));
 		child.stdout?.resume();
 		const started = Date.now();
-		let state = logState(logsDir);
+		const watchedDirs = [logsDir, ...progressDirs];
+		let state = folderState(watchedDirs);
 		let changedAt = started;
 		let stopped;
 		const stop = (why) => {
@@ -65,9 +80,9 @@ export function npmOnce({ cwd, env, args, logsDir, stallMs = STALL_MS, maxMs = M
 		};
 		const timer = setInterval(() => {
 			const now = Date.now();
-			const next = logState(logsDir);
+			const next = folderState(watchedDirs);
 			if (next !== state) (state = next), (changedAt = now);
-			if (now - changedAt >= stallMs) stop(`its debug log has not changed for ${Math.round((now - changedAt) / 1000)} s`);
+			if (now - changedAt >= stallMs) stop(`neither its debug log nor its downloads have changed for ${Math.round((now - changedAt) / 1000)} s`);
 			else if (now - started >= maxMs) stop(`it has run for ${Math.round((now - started) / 1000)} s, the limit of one attempt`);
 		}, pollMs);
 		child.on('error', (e) => (clearInterval(timer), reject(e)));
@@ -84,14 +99,19 @@ export function npmOnce({ cwd, env, args, logsDir, stallMs = STALL_MS, maxMs = M
 
 /**
  * npmOnce, tried `attempts` times in all; before each retry the tree npm was building (`clean`, paths in cwd) is
- * removed, so a half-written node_modules cannot pass for a whole one. `log` reports each failed attempt.
+ * removed, so a half-written node_modules cannot pass for a whole one; beforeAttempt() runs before each attempt (after
+ * the cleaning). `log` reports each failed attempt.
  */
-export async function npmInstallWatched({ attempts = 2, clean = ['node_modules', 'package-lock.json'], log = console.log, ...opts }) {
+export async function npmInstallWatched({ attempts = 2, clean = ['node_modules', 'package-lock.json'], beforeAttempt = () => {}, log = console.log, ...opts }) {
 	for (let attempt = 1; ; attempt++) {
 		try {
-			if (attempt === 1) return await npmOnce(opts);
+			if (attempt === 1) {
+				beforeAttempt();
+				return await npmOnce(opts);
+			}
 			return await oneAtATime(() => {
 				for (const p of clean) fs.rmSync(path.join(opts.cwd, p), { recursive: true, force: true });
+				beforeAttempt();
 				return npmOnce(opts);
 			});
 		} catch (e) {

@@ -2,11 +2,12 @@
 // commands that stop with the script, free ports, an instance's environment, and this package built and packed.
 // Versions, npm overrides and native rebuilds were checked on Debian, 2 cores, npm registry only.
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { npmInstallWatched } from './npmWatch.mjs';
+import { npmDownloadsDir, npmInstallWatched } from './npmWatch.mjs';
 import { waitingFor } from './waits.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -18,6 +19,13 @@ export const LINES = {
 	'1': { version: '1.123.81', overrides: { xlsx: 'npm:@e965/xlsx@0.20.2' } },
 };
 const MARKER = '.n8n-runtime-complete.json';
+// Each line's whole tree, pinned: without it every fresh install resolved n8n's ranges anew (30 of 2,449 packages of
+// 2.41.1 had moved within 7 hours on 2026-11-28), so CI tested a tree nobody had run. The locks are the trees the
+// end-to-end suites passed on (no `resolved` fields: npm fetches from whatever registry it is configured with).
+// To move a line: delete its lock, install (`npm run runtimes`), run the suites, copy
+// .n8n-runtime/n8n-<version>/package-lock.json here.
+const LOCKS = path.join(ROOT, 'scripts', 'runtime-locks');
+const lockFile = (version) => path.join(LOCKS, `n8n-${version}.package-lock.json`);
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const log = (...args) => console.log('[n8n-runtime]', ...args);
 
@@ -58,7 +66,8 @@ async function fetchNodeHeaders() {
 	fs.mkdirSync(HEADERS_FALLBACK, { recursive: true });
 	fs.writeFileSync(path.join(HEADERS_FALLBACK, 'package.json'), '{"name":"node-headers","private":true}\n');
 	// --ignore-scripts: only the files are needed.
-	await npmInstallWatched({ cwd: HEADERS_FALLBACK, env: npmEnv(), args: ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error', name], ...watched(HEADERS_FALLBACK) });
+	const env = npmEnv();
+	await npmInstallWatched({ cwd: HEADERS_FALLBACK, env, args: ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error', name], ...watched(HEADERS_FALLBACK, env) });
 	if (!nodeHeadersDir()) throw new Error(`Node ${version} headers not found after installing ${name} in ${HEADERS_FALLBACK}`);
 }
 
@@ -79,9 +88,10 @@ process.on('exit', () => {
 });
 
 // npmInstallWatched's npm is one of these children too; its debug logs stay in <dir>/.npm-logs (git-ignored with
-// .n8n-runtime/), where a stuck install's last lines can be read afterwards.
-const watched = (dir) => ({
+// .n8n-runtime/), where a stuck install's last lines can be read afterwards; npm's downloads folder counts as progress.
+const watched = (dir, env) => ({
 	logsDir: path.join(dir, '.npm-logs'),
+	progressDirs: [npmDownloadsDir(env)].filter(Boolean),
 	log,
 	onSpawn: (child) => (children.add(child), child.on('close', () => children.delete(child))),
 });
@@ -196,11 +206,16 @@ export async function ensureRuntime(line = '2') {
 		// --ignore-scripts: @confluentinc/kafka-javascript can neither download nor build here. Step marker: a second
 		// `npm i` over a complete tree prunes ~100 optional peers a fresh install has, so only an unfinished step 1 repeats.
 		const step1 = path.join(dir, '.step1-installed');
-		if (!fs.existsSync(step1) || fs.readFileSync(step1, 'utf8') !== JSON.stringify(pkg)) {
+		const lock = fs.existsSync(lockFile(version)) ? fs.readFileSync(lockFile(version), 'utf8') : undefined;
+		const step1Key = JSON.stringify({ pkg, lock: lock && createHash('sha256').update(lock).digest('hex') });
+		// Before every attempt (a retry starts from an empty tree): the pinned tree.
+		const pin = () => lock && fs.writeFileSync(path.join(dir, 'package-lock.json'), lock);
+		if (!fs.existsSync(step1) || fs.readFileSync(step1, 'utf8') !== step1Key) {
 			log('  step 1/3: npm install --ignore-scripts (2-10 min: ~9 min on a busy 2-core machine)');
 			// Watched: a stuck npm is stopped and tried again (npmWatch.mjs), instead of holding the run until CI's limit.
-			await npmInstallWatched({ cwd: dir, env, args: ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], inherit: true, ...watched(dir) });
-			fs.writeFileSync(step1, JSON.stringify(pkg));
+			const args = ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'];
+			await npmInstallWatched({ cwd: dir, env, args, inherit: true, ...watched(dir, env), clean: ['node_modules'], beforeAttempt: pin });
+			fs.writeFileSync(step1, step1Key);
 		} else log('  step 1/3: npm install already done');
 		const t1 = secs();
 		log('  step 2/3: building native modules sqlite3, isolated-vm for Node 24 (~1-2 min)');

@@ -10,11 +10,12 @@ const path = require('path');
 
 const DRIVER = path.join(__dirname, 'npmWatchDriver.mjs');
 
-/** A gzipped tarball of a package with package.json { name, version, dependencies }. */
-function tarball(dir, name, version, dependencies) {
+/** A gzipped tarball of a package with package.json { name, version, dependencies }; `big`: 400 KB of noise too. */
+function tarball(dir, name, version, dependencies, big) {
 	const src = fs.mkdtempSync(path.join(dir, 'src-'));
 	fs.mkdirSync(path.join(src, 'package'));
 	fs.writeFileSync(path.join(src, 'package', 'package.json'), JSON.stringify({ name, version, dependencies }));
+	if (big) fs.writeFileSync(path.join(src, 'package', 'noise.bin'), crypto.randomBytes(400 * 1024));
 	const file = path.join(dir, `${name}-${version}.tgz`);
 	const tar = spawnSync('tar', ['-czf', file, '-C', src, 'package']);
 	if (tar.status !== 0) throw new Error(`tar failed: ${tar.stderr}`);
@@ -23,7 +24,9 @@ function tarball(dir, name, version, dependencies) {
 
 /**
  * Starts the registry double. packages: { name: dependencies }; plan(request number, url) returns how to answer the
- * n-th request: 'serve', 'hang' (never answers) or a delay in ms before serving. Resolves { url, requests, close }.
+ * n-th request: 'serve', 'hang' (never answers), a delay in ms before serving, or { trickle: ms }: the answer sent
+ * in 40 pieces over that time (a big tarball on a slow registry). A package named big-* holds 400 KB of noise.
+ * Resolves { url, requests, close }.
  */
 async function registry(dir, packages, plan) {
 	const files = {};
@@ -35,14 +38,37 @@ async function registry(dir, packages, plan) {
 		const n = requests.push(req.url);
 		const how = plan(n, req.url);
 		if (how === 'hang') return held.push(res);
+		if (how && how.trickle) return answer(req.url, trickled(res, how.trickle));
 		const t = setTimeout(() => (timers.delete(t), answer(req.url, res)), typeof how === 'number' ? how : 0);
 		timers.add(t);
 	});
+	// A response whose end(body) sends the body in 40 pieces over `ms`.
+	function trickled(res, ms) {
+		return {
+			writeHead: (status, headers) => (res.writeHead(status, headers), trickledEnd(res, ms)),
+		};
+	}
+	function trickledEnd(res, ms) {
+		return {
+			end: (body) => {
+				const buf = Buffer.from(body);
+				const piece = Math.ceil(buf.length / 40);
+				let at = 0;
+				const next = () => {
+					if (at >= buf.length) return res.end();
+					res.write(buf.subarray(at, (at += piece)));
+					const t = setTimeout(() => (timers.delete(t), next()), ms / 40);
+					timers.add(t);
+				};
+				next();
+			},
+		};
+	}
 	function answer(url, res) {
 		const name = decodeURIComponent(url.slice(1));
 		if (files[url]) return res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(files[url]);
 		if (!(name in packages)) return res.writeHead(404).end('{}');
-		const tgz = tarball(dir, name, '1.0.0', packages[name]);
+		const tgz = tarball(dir, name, '1.0.0', packages[name], name.startsWith('big-'));
 		const tgzUrl = `/${name}/-/${name}-1.0.0.tgz`;
 		files[tgzUrl] = tgz;
 		const integrity = `sha512-${crypto.createHash('sha512').update(tgz).digest('base64')}`;
@@ -62,7 +88,7 @@ async function registry(dir, packages, plan) {
  * One watched install of `pkg` against a registry double answering by `plan`. halfTree: the project starts with a
  * node_modules/.half-written, as an interrupted install leaves. Resolves the driver's outcome plus the registry's requests.
  */
-async function watchedInstall({ packages, pkg, plan, stallMs, maxMs = 600000, attempts = 1, halfTree = false }) {
+async function watchedInstall({ packages, pkg, plan, stallMs, maxMs = 600000, attempts = 1, halfTree = false, watchDownloads = false }) {
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'npm-watch-'));
 	const cwd = path.join(dir, 'project');
 	fs.mkdirSync(cwd);
@@ -72,7 +98,7 @@ async function watchedInstall({ packages, pkg, plan, stallMs, maxMs = 600000, at
 	if (halfTree) fs.mkdirSync(path.join(cwd, 'node_modules'), { recursive: true }), fs.writeFileSync(path.join(cwd, 'node_modules', '.half-written'), '');
 	const reg = await registry(dir, packages, plan);
 	try {
-		const input = JSON.stringify({ cwd, registry: reg.url, cache: path.join(dir, 'cache'), pkg, stallMs, maxMs, attempts });
+		const input = JSON.stringify({ cwd, registry: reg.url, cache: path.join(dir, 'cache'), pkg, stallMs, maxMs, attempts, watchDownloads });
 		const child = spawn(process.execPath, [DRIVER, input], { stdio: ['ignore', 'pipe', 'pipe'] });
 		let stdout = '';
 		let stderr = '';
