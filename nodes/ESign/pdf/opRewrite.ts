@@ -27,6 +27,9 @@ export interface CodeRemoval {
 /** The operator's replacement text, or why it cannot be rewritten. */
 export function rewriteOperator(data: Uint8Array, opStart: number, opEnd: number, removals: CodeRemoval[]): { text: string } | { reason: string } {
 	const lexer = new Lexer(data, opStart, Math.min(opEnd, data.length));
+	// Its strings as views of one buffer (never released here: they all stay valid until this returns), not a new
+	// array each: a tag's TJ holds a string a glyph, and those allocations were most of this function's time.
+	lexer.useScratch();
 	const ops: PdfObject[] = [];
 	let op: string | undefined;
 	for (let tok = lexer.next(); tok !== Tok.EOF; tok = lexer.next()) {
