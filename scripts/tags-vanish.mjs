@@ -205,7 +205,13 @@ const { check, skip, say, main } = testScript('tags-vanish');
 // glyph near a rounding boundary lands one pixel over. The glyph it hits depends on the resolution
 // (agreement-libreoffice p2: at 150 dpi x 239-244 pt, at 149 dpi x 274-279 pt, at 300 dpi x 285-289 and 345-346 pt),
 // so a cure cannot be a number tuned to one resolution; it is the same with -dNOCACHE. Tried: one number per removed glyph, each exactly -w0, kerning kept in place (no change); text
-// anti-aliasing off (40 px instead of 81). A recorded page is a SKIP while its differing pixels stay within one
+// anti-aliasing off (40 px instead of 81). Tried by hand (task G): the tag's own codes and kerns shown in a width-only
+// Type 3 font (the original font's Widths, `w 0 d0` procedures, a ToUnicode mapping each code to a space, then the
+// original font re-selected): agreement-libreoffice p2 0 px for all three renderers at 149, 150 and 300 dpi with
+// pdf.js's and pdftotext's text unchanged, but delivery-ghostscript p1 (Type1C, Tc 0.5, Tw 4) kept Ghostscript at
+// 95 px (150 dpi) and 346 px (300 dpi), and other FontMatrix scalings of the same widths moved the miss elsewhere
+// (173 px at 300 dpi; MuPDF 193 px at 150 dpi at 0.01): a second width path with its own rounding, not a cure.
+// A recorded page is a SKIP while its differing pixels stay within one
 // glyph (the bound below) and the rest of the page is identical; more, or any other file or renderer, FAILs.
 const KNOWN_OUTSIDE = {
 	ghostscript: {
