@@ -231,12 +231,22 @@ export async function defineFieldsChoices(editor, { description, credential }) {
 		await add.scrollIntoViewIfNeeded();
 		await add.click();
 		await rendered(page);
-		const offered = [];
+		// Read until every option meant for this choice is listed (for up to 10 s): 1.123.81's select once
+		// listed Remove Form Fields without Form Field Size at the first read (e2e 2026-11-28; the rerun listed both).
+		const meantNames = bound.filter((o) => choiceOf(o).includes(choice.value)).map((o) => o.displayName);
+		const readOffered = async () => {
+			const names = [];
+			for (const o of bound) if (await page.getByText(o.displayName, { exact: true }).filter({ visible: true }).count()) names.push(o.displayName);
+			return names;
+		};
+		let offered = await readOffered();
+		for (let tries = 0; tries < 40 && meantNames.some((n) => !offered.includes(n)); tries++) {
+			await page.waitForTimeout(250);
+			offered = await readOffered();
+		}
 		for (const o of bound) {
-			const visible = await page.getByText(o.displayName, { exact: true }).filter({ visible: true }).count();
-			const meant = choiceOf(o).includes(choice.value);
-			if (visible) offered.push(o.displayName);
-			if (meant !== visible > 0) problems.push(`Options ${visible ? 'offers' : 'does not offer'} "${o.displayName}"`);
+			const visible = offered.includes(o.displayName);
+			if (meantNames.includes(o.displayName) !== visible) problems.push(`Options ${visible ? 'offers' : 'does not offer'} "${o.displayName}"`);
 		}
 		await page.keyboard.press('Escape');
 		await rendered(page);
