@@ -203,8 +203,9 @@ export async function ensureRuntime(line = '2') {
 		await ensureNodeHeaders();
 		const env = npmEnv();
 		log(`installing n8n@${version} into ${path.relative(ROOT, dir)} (first run only: several minutes, ~2-3 GB; an interrupted install resumes)`);
-		// --ignore-scripts: @confluentinc/kafka-javascript can neither download nor build here. Step marker: a second
-		// `npm i` over a complete tree prunes ~100 optional peers a fresh install has, so only an unfinished step 1 repeats.
+		// --ignore-scripts: @confluentinc/kafka-javascript can neither download nor build here. Step marker (package.json
+		// and the lock's hash): only an unfinished step 1, or a moved lock, repeats it (without a lock, a second `npm i`
+		// over a complete tree prunes ~100 optional peers a fresh install has).
 		const step1 = path.join(dir, '.step1-installed');
 		const lock = fs.existsSync(lockFile(version)) ? fs.readFileSync(lockFile(version), 'utf8') : undefined;
 		const step1Key = JSON.stringify({ pkg, lock: lock && createHash('sha256').update(lock).digest('hex') });

@@ -29,52 +29,46 @@ function tarball(dir, name, version, dependencies, big) {
  * Resolves { url, requests, close }.
  */
 async function registry(dir, packages, plan) {
-	const files = {};
+	const tarballs = {}; // by URL, each made once
 	const server = http.createServer();
 	const requests = [];
 	const held = [];
 	const timers = new Set();
+	const later = (fn, ms) => {
+		const t = setTimeout(() => (timers.delete(t), fn()), ms);
+		timers.add(t);
+	};
 	server.on('request', (req, res) => {
 		const n = requests.push(req.url);
 		const how = plan(n, req.url);
 		if (how === 'hang') return held.push(res);
-		if (how && how.trickle) return answer(req.url, trickled(res, how.trickle));
-		const t = setTimeout(() => (timers.delete(t), answer(req.url, res)), typeof how === 'number' ? how : 0);
-		timers.add(t);
+		if (how && how.trickle) return answer(req.url, res, how.trickle);
+		later(() => answer(req.url, res, 0), typeof how === 'number' ? how : 0);
 	});
-	// A response whose end(body) sends the body in 40 pieces over `ms`.
-	function trickled(res, ms) {
-		return {
-			writeHead: (status, headers) => (res.writeHead(status, headers), trickledEnd(res, ms)),
+	// The body at once, or in 40 pieces over trickleMs.
+	function send(res, status, type, body, trickleMs) {
+		res.writeHead(status, { 'content-type': type });
+		if (!trickleMs) return res.end(body);
+		const buf = Buffer.from(body);
+		const piece = Math.ceil(buf.length / 40);
+		let at = 0;
+		const next = () => {
+			if (at >= buf.length) return res.end();
+			res.write(buf.subarray(at, (at += piece)));
+			later(next, trickleMs / 40);
 		};
+		next();
 	}
-	function trickledEnd(res, ms) {
-		return {
-			end: (body) => {
-				const buf = Buffer.from(body);
-				const piece = Math.ceil(buf.length / 40);
-				let at = 0;
-				const next = () => {
-					if (at >= buf.length) return res.end();
-					res.write(buf.subarray(at, (at += piece)));
-					const t = setTimeout(() => (timers.delete(t), next()), ms / 40);
-					timers.add(t);
-				};
-				next();
-			},
-		};
-	}
-	function answer(url, res) {
+	function answer(url, res, trickleMs) {
+		if (tarballs[url]) return send(res, 200, 'application/octet-stream', tarballs[url], trickleMs);
 		const name = decodeURIComponent(url.slice(1));
-		if (files[url]) return res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(files[url]);
-		if (!(name in packages)) return res.writeHead(404).end('{}');
-		const tgz = tarball(dir, name, '1.0.0', packages[name], name.startsWith('big-'));
+		if (!(name in packages)) return send(res, 404, 'application/json', '{}', trickleMs);
 		const tgzUrl = `/${name}/-/${name}-1.0.0.tgz`;
-		files[tgzUrl] = tgz;
+		const tgz = (tarballs[tgzUrl] ??= tarball(dir, name, '1.0.0', packages[name], name.startsWith('big-')));
 		const integrity = `sha512-${crypto.createHash('sha512').update(tgz).digest('base64')}`;
 		const dist = { tarball: `http://127.0.0.1:${server.address().port}${tgzUrl}`, integrity };
 		const doc = { name, 'dist-tags': { latest: '1.0.0' }, versions: { '1.0.0': { name, version: '1.0.0', dependencies: packages[name], dist } } };
-		res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(doc));
+		send(res, 200, 'application/json', JSON.stringify(doc), trickleMs);
 	}
 	await new Promise((r) => server.listen(0, '127.0.0.1', r));
 	return {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { npmDownloadsDir, npmInstallWatched } from '../../scripts/lib/npmWatch.mjs';
 
 const { cwd, registry, cache, pkg, stallMs, maxMs, attempts, watchDownloads } = JSON.parse(process.argv[2]);
-const env = { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k))) };
+const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
 Object.assign(env, { npm_config_registry: registry, npm_config_cache: cache, npm_config_update_notifier: 'false', npm_config_fetch_retries: '0' });
 const logged = [];
 const args = ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error', pkg];
