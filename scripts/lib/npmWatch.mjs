@@ -79,6 +79,7 @@ export function npmOnce({ cwd, env, args, logsDir, progressDirs = [], stallMs = 
 			setTimeout(() => child.kill('SIGKILL'), 5000).unref();
 		};
 		const timer = setInterval(() => {
+			if (stopped) return; // stopping once; its close ends the watch
 			const now = Date.now();
 			const next = folderState(watchedDirs);
 			if (next !== state) (state = next), (changedAt = now);
