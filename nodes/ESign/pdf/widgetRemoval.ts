@@ -113,10 +113,14 @@ async function fieldsHolder(doc: PdfDocument): Promise<{ ref: PdfRef; path: stri
 export async function widgetObjects(doc: PdfDocument, pages: PdfPage[], widgets: FormWidget[]): Promise<{ objects: UpdateObject[]; removed: number; skipped: WidgetRemoval['skipped'] }> {
 	const edits = new Edits(doc);
 	const skipped: WidgetRemoval['skipped'] = [];
-	const sources = widgets.map((widget) => ({ widget, source: widget.source as WidgetSource | undefined }));
+	// Each widget's object as lists name it: its reference, or the dictionary itself when written inline.
+	const sources = widgets.map((widget) => {
+		const source = widget.source as WidgetSource | undefined;
+		return { widget, source, id: source && (source.key ?? source.dict) };
+	});
 	const gone = new Set<Identity>();
-	for (const { widget, source } of sources) {
-		if (source) gone.add(source.key ?? source.dict);
+	for (const { widget, id } of sources) {
+		if (id !== undefined) gone.add(id);
 		else skipped.push({ page: widget.page, text: widget.name, reason: 'the reader did not say where it is in the file' });
 	}
 
@@ -139,9 +143,8 @@ export async function widgetObjects(doc: PdfDocument, pages: PdfPage[], widgets:
 	// draw it, no longer a field.
 	const leave: typeof sources = [];
 	for (const entry of sources) {
-		const { widget, source } = entry;
-		if (!source) continue;
-		const id = source.key ?? source.dict;
+		const { widget, id } = entry;
+		if (id === undefined) continue;
 		if (listed.has(id) || !onPages.has(id)) leave.push(entry);
 		else skipped.push({ page: widget.page, text: widget.name, reason: 'no page that lists it could be rewritten' });
 	}
@@ -163,7 +166,7 @@ export async function widgetObjects(doc: PdfDocument, pages: PdfPage[], widgets:
 		entry.drop.add(item);
 		drops.set(key, entry);
 	};
-	for (const { source } of leave) if (source) dropFrom(source.parents, source.key ?? source.dict);
+	for (const { source, id } of leave) if (source && id !== undefined) dropFrom(source.parents, id);
 	const chains = new Map<string, ReadonlyArray<string | undefined>>();
 	for (const { source } of leave) source?.parents.forEach((key, at) => key !== undefined && chains.set(key, source.parents.slice(0, at)));
 	// The reader's walk stops at MAX_FIELD_DEPTH, so no container is deeper; each is filtered once.
@@ -178,7 +181,7 @@ export async function widgetObjects(doc: PdfDocument, pages: PdfPage[], widgets:
 	if (holder && rootDrop.size) await edits.remove(holder.ref, holder.path, 'Fields', rootDrop);
 	// A calculation order naming a field that is gone would have a viewer look for it: it leaves /CO too.
 	if (holder) await edits.remove(holder.ref, holder.path, 'CO', leaving);
-	return { objects: edits.list(), removed: new Set(leave.map(({ source }) => source?.key ?? source?.dict)).size, skipped };
+	return { objects: edits.list(), removed: new Set(leave.map(({ id }) => id)).size, skipped };
 }
 
 /**
