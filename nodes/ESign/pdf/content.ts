@@ -51,7 +51,7 @@ export class ContentRunner {
 	}
 
 	private initialState(display: Matrix): GraphicsState {
-		return { ctm: display, font: undefined, size: 0, charSpacing: 0, wordSpacing: 0, scale: 1, leading: 0, rise: 0 };
+		return { ctm: display, font: undefined, fontName: undefined, size: 0, charSpacing: 0, wordSpacing: 0, scale: 1, leading: 0, rise: 0 };
 	}
 
 	private charge(bytes: number) {
@@ -103,7 +103,7 @@ export class ContentRunner {
 		let advance = 0;
 		let vertical = false;
 		// Sources (only when asked): the operator's bytes, the string's place in a TJ array, the code's in the string.
-		const source: GlyphSource | undefined = this.sources ? { stream, opStart: 0, opEnd: 0, item: 0, code: 0, length: 0, advance: 0, size: 0, vertical: false } : undefined;
+		const source: GlyphSource | undefined = this.sources ? { stream, opStart: 0, opEnd: 0, item: 0, code: 0, length: 0, advance: 0, size: 0, vertical: false, font: -1, rise: 0, up: 0 } : undefined;
 		placed.source = source;
 		let opStart = 0;
 		const each = (glyph: Glyph) => {
@@ -124,6 +124,7 @@ export class ContentRunner {
 				source.advance = glyph.width * size + spacing;
 				source.size = size;
 				source.vertical = vertical;
+				source.rise = rise;
 			}
 			this.sink(placed);
 			if (source) source.code += glyph.bytes;
@@ -135,6 +136,10 @@ export class ContentRunner {
 			m = multiply(tm, gs.ctm);
 			advance = 0;
 			vertical = gs.font?.vertical === true;
+			if (source) {
+				source.up = Math.hypot(m[2], m[3]);
+				source.font = gs.fontName === undefined ? -1 : (this.sources as SourceTable).nameId(gs.fontName);
+			}
 		};
 		const show = (bytes: Uint8Array, item = 0) => {
 			if (source) {
@@ -193,6 +198,7 @@ export class ContentRunner {
 					break;
 				case 'Tf':
 					gs.font = await this.fontOf(resources, ops[0]);
+					gs.fontName = isName(ops[0]) ? ops[0].name : undefined;
 					gs.size = num(1);
 					break;
 				case 'Td':
@@ -258,6 +264,7 @@ export class ContentRunner {
 		const font = await this.doc.get(state, 'Font');
 		if (Array.isArray(font) && font.length >= 2) {
 			gs.font = await this.font(font[0]);
+			gs.fontName = undefined; // set by a graphics state, not by a name a Tf could write again
 			const size = await this.doc.resolve(font[1]);
 			gs.size = isNumber(size) ? size : gs.size;
 		}
@@ -277,7 +284,8 @@ export class ContentRunner {
 		const data = await this.doc.formData(stream);
 		// Forms that draw forms multiply: 12 levels of ten draws of an empty form are 10^12 draws of no bytes.
 		this.charge(Math.max(0, FORM_DRAW_COST - data.length));
-		const state = { ...gs, ctm: isMatrix(matrix) ? multiply(matrix, gs.ctm) : gs.ctm };
+		// A form with resources of its own names fonts in them: the font it inherits has no name there.
+		const state = { ...gs, ctm: isMatrix(matrix) ? multiply(matrix, gs.ctm) : gs.ctm, fontName: own instanceof PdfDict ? undefined : gs.fontName };
 		const chain = new Set(forms);
 		if (key) chain.add(key);
 		await this.run(data, own instanceof PdfDict ? own : resources, state, depth + 1, chain, key && this.sources ? this.sources.id(key) : -1);

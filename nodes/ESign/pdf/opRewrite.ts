@@ -4,12 +4,18 @@ import type { PdfObject } from './objects';
 import { MAX_CONTENT_OPERANDS } from './limits';
 import { readOperand } from './operands';
 import { takeOperands } from './operators';
-import { formatNumber, hexString } from './serialize';
+import { formatName, formatNumber, hexString } from './serialize';
 
 /**
- * Rewrites one text-showing operator so that some of its glyphs are no longer drawn, each replaced by an equal
- * advance (ISO 32000-1, 9.4.3: a TJ number n moves the text −n/1000 · Tfs · Th along the line): the text after them
- * stays where it was. `Tj`, `'` and `"` become a TJ (after `T*`, or `aw Tw ac Tc T*`, which is what `'` and `"` do first).
+ * Rewrites one text-showing operator so that some of its glyphs are no longer seen: they are still shown, with the
+ * same codes and the same font program, so that every renderer advances past them exactly as before (ISO 32000-1,
+ * 9.4.4: the advance comes from the font's widths, Tc and Tw, none of which change), but
+ * - in a copy of their font whose ToUnicode gives a space for each of their codes (rewrite.ts), so no text is read
+ *   from them, and
+ * - raised off the page by a text rise (Ts, 9.3.7), which moves where a glyph is painted and never the text position.
+ * Writing their advance as a TJ number instead is exact in PDF arithmetic, but Ghostscript rounds a TJ number apart
+ * from the glyph widths it adds up, and drew the next glyph one pixel away on some pages.
+ * `Tj`, `'` and `"` become TJs (after `T*`, or `aw Tw ac Tc T*`, which is what `'` and `"` do first).
  */
 
 export interface CodeRemoval {
@@ -18,14 +24,19 @@ export interface CodeRemoval {
 	/** the code's byte range in the decoded string */
 	code: number;
 	length: number;
-	/** the glyph's advance before Tz (text space: w0·Tfs + Tc + Tw for code 32) and the Tfs it ran with */
-	advance: number;
+	/** Tfs, Ts and the font's resource name the operator ran with */
 	size: number;
+	rise: number;
+	font: string;
+	/** the rise that takes the glyph off its page */
+	lift: number;
 }
 
+/** The operator's replacement text and the codes it hides (each a code's bytes), or why it cannot be rewritten. */
+export type RewrittenOperator = { text: string; codes: Uint8Array[] } | { reason: string };
 
-/** The operator's replacement text, or why it cannot be rewritten. */
-export function rewriteOperator(data: Uint8Array, opStart: number, opEnd: number, removals: CodeRemoval[]): { text: string } | { reason: string } {
+/** `hidden`: the name of the font copy that reads as spaces (in the same resources as `removals[0].font`). */
+export function rewriteOperator(data: Uint8Array, opStart: number, opEnd: number, removals: CodeRemoval[], hidden: string): RewrittenOperator {
 	const lexer = new Lexer(data, opStart, Math.min(opEnd, data.length));
 	// Its strings as views of one buffer (never released here: they all stay valid until this returns), not a new
 	// array each: a tag's TJ holds a string a glyph, and those allocations were most of this function's time.
@@ -55,23 +66,35 @@ export function rewriteOperator(data: Uint8Array, opStart: number, opEnd: number
 	} else if (op === 'TJ' && Array.isArray(ops[0])) {
 		items = ops[0];
 	} else return { reason: 'the content stream no longer reads as it did (no text operator where the glyphs were)' };
+	const first = removals[0];
+	if (!first) return { reason: 'no glyphs to hide' };
+	const { size, rise, font } = first;
+	let lift = first.lift;
 	const byItem = new Map<number, CodeRemoval[]>();
 	for (const removal of removals) {
+		// One operator runs with one text state: glyphs marked from it under another are not the same operator.
+		if (removal.size !== size || removal.rise !== rise || removal.font !== font) return { reason: 'the content stream no longer reads as it did (its glyphs ran with different text states)' };
+		if (!(Number.isFinite(removal.lift) && Number.isFinite(size) && size !== 0)) return { reason: 'its glyphs cannot be moved off the page' };
+		lift = Math.abs(removal.lift) > Math.abs(lift) ? removal.lift : lift; // a form drawn at several sizes: the farthest
 		const list = byItem.get(removal.item) ?? [];
 		list.push(removal);
 		byItem.set(removal.item, list);
 	}
-	// Strings and numbers of the new TJ; consecutive numbers are summed (kerning kept, the removed advance added).
-	const parts: Array<Uint8Array | number> = [];
-	const pushNumber = (n: number) => {
-		const last = parts[parts.length - 1];
-		if (typeof last === 'number') parts[parts.length - 1] = last + n;
-		else parts.push(n);
+	// Segments of the operator in order: shown as they were, or hidden; each a TJ of its strings and numbers.
+	const segments: Array<{ hide: boolean; parts: Array<Uint8Array | number> }> = [];
+	let current: { hide: boolean; parts: Array<Uint8Array | number> } | undefined;
+	const to = (hide: boolean) => {
+		if (current?.hide !== hide) {
+			current = { hide, parts: [] };
+			segments.push(current);
+		}
+		return current.parts;
 	};
+	const codes: Uint8Array[] = [];
 	for (let i = 0; i < items.length; i++) {
 		const item = items[i];
 		if (isNumber(item)) {
-			pushNumber(item);
+			to(current?.hide ?? false).push(item);
 			continue;
 		}
 		if (!(item instanceof Uint8Array)) continue; // the interpreter ignores anything else in a TJ array
@@ -82,18 +105,46 @@ export function rewriteOperator(data: Uint8Array, opStart: number, opEnd: number
 			if (removal.code < kept || removal.code + removal.length > item.length) {
 				return { reason: 'its codes do not lie where the reader found them in the string' };
 			}
-			if (!(removal.size !== 0 && Number.isFinite(removal.size))) return { reason: 'its font size is 0, so its advance cannot be written as a TJ adjustment' };
-			const n = (-1000 * removal.advance) / removal.size;
-			if (!Number.isFinite(n)) return { reason: 'its advance cannot be computed' };
-			if (removal.code > kept) parts.push(item.subarray(kept, removal.code));
-			pushNumber(n);
+			if (removal.code > kept) to(false).push(item.subarray(kept, removal.code));
+			const code = item.subarray(removal.code, removal.code + removal.length);
+			to(true).push(code);
+			codes.push(code);
 			kept = removal.code + removal.length;
 		}
-		if (kept < item.length) parts.push(item.subarray(kept));
+		if (kept < item.length) to(false).push(item.subarray(kept));
 	}
 	if (byItem.size) return { reason: 'the content stream no longer reads as it did (a string is missing)' };
-	const body = parts.map((part) => (typeof part === 'number' ? formatNumber(Math.abs(part) < 1e-9 ? 0 : part) : hexString(part))).join(' ');
-	return { text: `${prefix}[${body}] TJ` };
+	// Consecutive strings of one segment are one string (no adjustment between them), as the interpreter shows them.
+	const tj = (parts: Array<Uint8Array | number>) => {
+		const out: string[] = [];
+		let run: Uint8Array[] = [];
+		const flush = () => {
+			if (run.length) out.push(hexString(run.length === 1 ? run[0] : joined(run)));
+			run = [];
+		};
+		for (const part of parts) {
+			if (typeof part === 'number') {
+				flush();
+				out.push(formatNumber(part));
+			} else run.push(part);
+		}
+		flush();
+		return `[${out.join(' ')}] TJ`;
+	};
+	const shown = `${formatName(font)} ${formatNumber(size)} Tf ${formatNumber(rise)} Ts`;
+	const hiding = `${formatName(hidden)} ${formatNumber(size)} Tf ${formatNumber(lift)} Ts`;
+	const lines = segments.map((segment) => (segment.hide ? `${hiding}\n${tj(segment.parts)}\n${shown}` : tj(segment.parts)));
+	return { text: `${prefix}${lines.join('\n')}`, codes };
+}
+
+function joined(parts: Uint8Array[]): Uint8Array {
+	const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+	let at = 0;
+	for (const part of parts) {
+		out.set(part, at);
+		at += part.length;
+	}
+	return out;
 }
 
 /** `data` with each operator's bytes [start, end) replaced by its new text (edits sorted, not overlapping). */

@@ -21,10 +21,16 @@ export interface GlyphSource {
 	/** Tfs, the font size the operator ran with */
 	size: number;
 	vertical: boolean;
+	/** the font's resource name (its index in the SourceTable's names), as the Tf that selected it wrote it */
+	font: number;
+	/** Ts, the text rise the operator ran with */
+	rise: number;
+	/** how long one unit of text space's y axis is on the page (Tm × CTM): what a rise moves the glyph by */
+	up: number;
 }
 
 /** Numbers per glyph in `TextLine.sources`, in the order of `Src`. */
-export const SOURCE_SIZE = 9;
+export const SOURCE_SIZE = 12;
 
 export const enum Src {
 	Stream,
@@ -36,6 +42,9 @@ export const enum Src {
 	Advance,
 	Size,
 	Vertical,
+	Font,
+	Rise,
+	Up,
 }
 
 /**
@@ -64,7 +73,10 @@ export class SourceRecorder {
 		d[at++] = s.length;
 		d[at++] = s.advance;
 		d[at++] = s.size;
-		d[at] = s.vertical ? 1 : 0;
+		d[at++] = s.vertical ? 1 : 0;
+		d[at++] = s.font;
+		d[at++] = s.rise;
+		d[at] = s.up;
 		this.count++;
 	}
 
@@ -103,6 +115,20 @@ export class SourceTable {
 
 	async settle(most: number): Promise<void> {
 		while (this.busy.size > most) await Promise.race(this.busy);
+	}
+
+	/** Font resource names by index (GlyphSource.font), each kept once. */
+	readonly names: string[] = [];
+	private readonly nameIds = new Map<string, number>();
+
+	nameId(name: string): number {
+		let id = this.nameIds.get(name);
+		if (id === undefined) {
+			id = this.names.length;
+			this.names.push(name);
+			this.nameIds.set(name, id);
+		}
+		return id;
 	}
 
 	id(key: string): number {

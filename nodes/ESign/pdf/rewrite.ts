@@ -15,8 +15,9 @@ import { GlyphStore } from './marks';
 
 /**
  * The tag remover: marks the glyphs of tags (found in lines read with sources) and writes an incremental update in
- * which those glyphs are no longer drawn, each replaced by an equal advance. Only the marked glyphs' codes change:
- * text that only looks alike elsewhere is never touched. Where a rewrite is not safe the file stays as it was.
+ * which those glyphs are no longer seen: shown in a copy of their font that reads as spaces, raised off the page
+ * (opRewrite.ts says why this way). Only the marked glyphs' operators change: text that only looks alike elsewhere
+ * is never touched. Where a rewrite is not safe the file stays as it was.
  *
  * A page's content is rewritten as soon as tags of another page are marked (the node marks page by page), from the
  * bytes its read just decoded, and its deflate runs while the next pages are read: the decoded content is not kept.
@@ -81,7 +82,14 @@ export class TagRemover {
 		const sources = line.sources;
 		if (!sources) return this.skip(page, text, 'its line was read without glyph sources');
 		if (this.marked.length >= MAX_TAGS_TO_REMOVE) return this.skip(page, text, `the PDF has more than ${MAX_TAGS_TO_REMOVE} tags to remove`);
+		const pageView = this.pages[page - 1]?.view;
+		if (!pageView) return this.skip(page, text, 'its page is not in the document read');
+		const box = boxOf(line, start, end);
+		// How far a hidden glyph moves, in points: off the page whatever its size (no page is larger than 14,400 pt a
+		// side), and never so far that a renderer's device coordinates run out (Ghostscript's are 24.8 fixed point).
+		const away = Math.max(2 * Math.hypot(pageView[2] - pageView[0], pageView[3] - pageView[1]), OFF_PAGE) + 2 * Math.hypot(box.right - box.left, box.bottom - box.top);
 		const glyphs: number[] = [];
+		const lifts: number[] = [];
 		let last = -1;
 		for (let i = start; i < end; i++) {
 			const index = line.glyphOf[i];
@@ -91,12 +99,16 @@ export class TagRemover {
 			const s = (field: Src) => sources[at + field];
 			if (s(Src.Stream) < 0) return this.skip(page, text, 'it is drawn by content this writer cannot rewrite (an inline form)');
 			if (s(Src.Vertical)) return this.skip(page, text, 'it is written vertically, which this writer leaves as it is');
-			if (s(Src.Size) === 0) return this.skip(page, text, 'its font size is 0, so its advance cannot be written as a TJ adjustment');
+			if (s(Src.Size) === 0) return this.skip(page, text, 'its font size is 0, so it has no place on the page to leave');
+			if (s(Src.Font) < 0) return this.skip(page, text, 'its font was not chosen by a name in the content that draws it');
+			const lift = s(Src.Rise) + away / s(Src.Up);
+			if (!(Number.isFinite(lift) && Math.abs(lift) < MAX_LIFT)) return this.skip(page, text, 'its text matrix is so small or degenerate that the glyphs cannot be moved off the page');
 			glyphs.push(at);
+			lifts.push(lift);
 		}
 		if (!glyphs.length) return this.skip(page, text, 'it has no glyphs');
 		const first = this.store.count;
-		for (const at of glyphs) this.store.add(sources, at);
+		glyphs.forEach((at, i) => this.store.add(sources, at, lifts[i]));
 		this.marked.push({ page, text, first, count: glyphs.length });
 		for (let i = first; i < first + glyphs.length; i++) this.note(i);
 		return undefined;
@@ -116,7 +128,10 @@ export class TagRemover {
 
 	private prepare(stream: number, known?: Uint8Array, glyphs = this.byStream.get(stream) ?? []): Promise<Prepared> {
 		const count = glyphs.length;
-		const pending = loadStream(this.doc, this.pages, this.sources.keys[stream] ?? '', known).then((loaded) => prepareStream(loaded, stream, glyphs.map((i) => this.store.view(i)), count));
+		const pending = loadStream(this.doc, this.pages, this.sources.keys[stream] ?? '', known).then(async (loaded) => {
+			const fonts = typeof loaded === 'string' ? undefined : await this.doc.dict(loaded.resources, 'Font');
+			return prepareStream(loaded, stream, glyphs.map((i) => this.store.view(i)), count, this.sources.names, fonts);
+		});
 		pending.catch(() => undefined); // awaited in write()
 		this.sources.track(pending.then((prepared) => prepared.output));
 		this.prepared.set(stream, pending);
@@ -193,8 +208,35 @@ export class TagRemover {
 		const list: UpdateObject[] = [];
 		const others = new Map(extra.map((object) => [new PdfRef(object.num, object.gen).key, object]));
 		let next = firstFreeNumber(this.doc.xref.trailer, this.doc.xref.entries.keys());
+		// The font copies hidden glyphs are shown in: one per font object (an inline font: one per stream), its ToUnicode
+		// giving a space for every code hidden in it anywhere.
+		const copies = new Map<string, { dict: PdfDict; codes: Set<string>; ref: PdfRef }>();
+		const resourcesOf = new Map<Prepared, PdfDict>();
+		for (const [stream, result] of results) {
+			if (!result.hidden.size) continue;
+			let fonts = (await this.doc.dict(result.resources, 'Font')) ?? new PdfDict();
+			for (const [original, { name, codes }] of result.hidden) {
+				const entry = fonts.get(original);
+				const key = entry instanceof PdfRef ? entry.key : `${stream} ${original}`;
+				let copy = copies.get(key);
+				if (!copy) {
+					const dict = await this.doc.resolve(entry);
+					copy = { dict: dict instanceof PdfDict ? dict : new PdfDict(), codes: new Set(), ref: new PdfRef(next++, 0) };
+					copies.set(key, copy);
+				}
+				for (const code of codes) copy.codes.add(code);
+				fonts = fonts.with(name, copy.ref);
+			}
+			resourcesOf.set(result, (result.resources ?? new PdfDict()).with('Font', fonts));
+		}
+		for (const copy of copies.values()) {
+			const cmap = new PdfRef(next++, 0);
+			list.push({ num: cmap.num, gen: 0, value: new PdfDict(), stream: spacesCMap(copy.codes) });
+			list.push({ num: copy.ref.num, gen: 0, value: copy.dict.with('ToUnicode', cmap) });
+		}
 		for (const result of results.values()) {
 			const data = await (result.output as Promise<Uint8Array>);
+			const resources = resourcesOf.get(result);
 			if (result.page?.ref) {
 				// A new stream for the page's content (its old streams may be shared with other pages), the page redefined.
 				const contentNum = next++;
@@ -202,10 +244,13 @@ export class TagRemover {
 				const key = result.page.ref.key;
 				const other = others.get(key)?.value;
 				others.delete(key);
-				const page = (other instanceof PdfDict ? other : result.page.dict).with('Contents', new PdfRef(contentNum, 0));
+				let page = (other instanceof PdfDict ? other : result.page.dict).with('Contents', new PdfRef(contentNum, 0));
+				// Its resources written on the page itself (they may have been inherited from the page tree).
+				if (resources) page = page.with('Resources', resources);
 				list.push({ num: result.page.ref.num, gen: result.page.ref.gen, value: page });
 			} else if (result.form?.ref) {
-				list.push({ num: result.form.ref.num, gen: result.form.ref.gen, value: flateDict(result.form.dict), stream: data });
+				const form = flateDict(result.form.dict);
+				list.push({ num: result.form.ref.num, gen: result.form.ref.gen, value: resources ? form.with('Resources', resources) : form, stream: data });
 			}
 		}
 		list.push(...others.values());
@@ -213,6 +258,38 @@ export class TagRemover {
 		return { bytes, changed: true, removed: tags.length, skipped: [...this.skipped] };
 	}
 }
+
+/**
+ * A ToUnicode CMap (9.10.3) giving U+0020 for each code (hex, as `hexString` writes it): a hidden glyph reads as a
+ * space, not as the tag's letters, in every text extractor (an empty mapping reads as the raw code in some).
+ */
+export function spacesCMap(codes: Iterable<string>): Uint8Array {
+	const sorted = [...codes].sort();
+	const lengths = [...new Set(sorted.map((code) => (code.length - 2) / 2))].sort((a, b) => a - b);
+	const lines = [
+		'/CIDInit /ProcSet findresource begin',
+		'12 dict begin',
+		'begincmap',
+		'/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def',
+		'/CMapName /ESign-Hidden-UCS def',
+		'/CMapType 2 def',
+		`${lengths.length} begincodespacerange`,
+		...lengths.map((n) => `<${'00'.repeat(n)}> <${'FF'.repeat(n)}>`),
+		'endcodespacerange',
+	];
+	// At most 100 entries a block (the CMap format's limit).
+	for (let i = 0; i < sorted.length; i += 100) {
+		const block = sorted.slice(i, i + 100);
+		lines.push(`${block.length} beginbfchar`, ...block.map((code) => `${code} <0020>`), 'endbfchar');
+	}
+	lines.push('endcmap', 'CMapName currentdict /CMap defineresource pop', 'end', 'end', '');
+	return new TextEncoder().encode(lines.join('\n'));
+}
+
+/** Points a hidden glyph moves at least: twice the diagonal of the largest page (14,400 pt a side). */
+const OFF_PAGE = 40_800;
+/** A rise beyond this (text space) means a matrix too small to trust: the tag stays. */
+const MAX_LIFT = 1e12;
 
 const sameBox = (a: Box, b: Box) =>
 	Math.abs(a.left - b.left) < 1e-6 && Math.abs(a.top - b.top) < 1e-6 && Math.abs(a.right - b.right) < 1e-6 && Math.abs(a.bottom - b.bottom) < 1e-6;

@@ -6,7 +6,7 @@ import { pageContent } from './pageContent';
 import type { PdfPage } from './pages';
 import { Src } from './provenance';
 import { decodesFully } from './safety';
-import { deflate } from './serialize';
+import { deflate, hexString } from './serialize';
 
 /**
  * One content stream's rewrite for the tag remover: its decoded bytes (a page's /Contents read as one, or a form's
@@ -16,6 +16,8 @@ import { deflate } from './serialize';
 
 export interface Loaded {
 	data: Uint8Array;
+	/** the resources the stream's names are looked up in (a form's own, or its page's) */
+	resources: PdfDict;
 	page?: PdfPage;
 	form?: PdfStream;
 }
@@ -29,6 +31,10 @@ export interface Prepared {
 	failed: Map<string, string>;
 	/** the new stream's Flate data, when nothing failed */
 	output?: Promise<Uint8Array>;
+	/** the font copies its hidden glyphs are shown in: by the original font's resource name, the copy's name and the
+	 * codes shown in it (hex) */
+	hidden: Map<string, { name: string; codes: Set<string> }>;
+	resources?: PdfDict;
 	page?: PdfPage;
 	form?: PdfStream;
 }
@@ -38,8 +44,9 @@ export type OpGroup = Map<number, { opEnd: number; removals: CodeRemoval[] }>;
 export const opKey = (g: number[]) => `${g[Src.Stream]}:${g[Src.OpStart]}`;
 export const glyphKey = (g: number[]) => `${opKey(g)}:${g[Src.Item]}:${g[Src.Code]}`;
 
-/** Removals by operator; a glyph drawn twice (a form drawn twice) is removed once. */
-export function groupOps(glyphs: Iterable<number[]>): { ops: OpGroup; keys: Set<string> } {
+/** Removals by operator; a glyph drawn twice (a form drawn twice) is removed once. `names`: the source table's font
+ * names (GlyphSource.font). */
+export function groupOps(glyphs: Iterable<number[]>, names: readonly string[]): { ops: OpGroup; keys: Set<string> } {
 	const ops: OpGroup = new Map();
 	const keys = new Set<string>();
 	for (const g of glyphs) {
@@ -48,7 +55,7 @@ export function groupOps(glyphs: Iterable<number[]>): { ops: OpGroup; keys: Set<
 		keys.add(key);
 		const op = ops.get(g[Src.OpStart]) ?? { opEnd: g[Src.OpEnd], removals: [] };
 		ops.set(g[Src.OpStart], op);
-		op.removals.push({ item: g[Src.Item], code: g[Src.Code], length: g[Src.Length], advance: g[Src.Advance], size: g[Src.Size] });
+		op.removals.push({ item: g[Src.Item], code: g[Src.Code], length: g[Src.Length], size: g[Src.Size], rise: g[Src.Rise], font: names[g[Src.Font]] ?? '', lift: g[Src.Up] });
 	}
 	return { ops, keys };
 }
@@ -68,31 +75,50 @@ export async function loadStream(doc: PdfDocument, pages: PdfPage[], key: string
 				return 'its page content is damaged (it did not decode to its end)';
 			}
 		}
-		return { data, page };
+		if (!page.resources) return 'its page has no resources';
+		return { data, page, resources: page.resources };
 	}
 	const [num, gen] = key.split(' ').map(Number);
 	const form = await doc.resolve(new PdfRef(num, gen));
 	if (!(form instanceof PdfStream)) return 'its form is missing';
+	const resources = await doc.resolve(form.dict.get('Resources'));
+	// Its hidden glyphs' font copies go into its resources: a form that borrows its page's would change with the page.
+	if (!(resources instanceof PdfDict)) return 'its form has no resources of its own';
 	const data = await doc.formData(form);
 	if (!(await decodesFully(doc, form, data))) return 'its form content is damaged (it did not decode to its end)';
-	return { data, form };
+	return { data, resources, form };
 }
 
-/** The stream rewritten without the glyphs given (all of one stream), or what failed. */
-export function prepareStream(loaded: Loaded | string, stream: number, glyphs: Iterable<number[]>, count: number): Prepared {
-	const { ops } = groupOps(glyphs);
-	if (typeof loaded === 'string') return { count, reason: loaded, failed: new Map() };
+/** The stream rewritten with the glyphs given hidden (all of one stream), or what failed. `fonts`: the stream's /Font
+ * resources (the copies' names must not be taken there). */
+export function prepareStream(loaded: Loaded | string, stream: number, glyphs: Iterable<number[]>, count: number, names: readonly string[], fonts?: PdfDict): Prepared {
+	const hidden: Prepared['hidden'] = new Map();
+	if (typeof loaded === 'string') return { count, reason: loaded, failed: new Map(), hidden };
+	const { ops } = groupOps(glyphs, names);
 	const failed = new Map<string, string>();
 	const edits: Array<{ start: number; end: number; text: string }> = [];
+	const taken = new Set(fonts ? [...fonts.entries()].map(([key]) => key) : []);
 	for (const [opStart, { opEnd, removals }] of [...ops].sort((a, b) => a[0] - b[0])) {
-		const result = rewriteOperator(loaded.data, opStart, opEnd, removals);
+		const font = removals[0].font;
+		let copy = hidden.get(font);
+		if (!copy && font && fonts?.get(font) !== undefined) {
+			let n = hidden.size + 1;
+			while (taken.has(`ESignHidden${n}`)) n++;
+			copy = { name: `ESignHidden${n}`, codes: new Set() };
+			taken.add(copy.name);
+			hidden.set(font, copy);
+		}
+		const result = copy ? rewriteOperator(loaded.data, opStart, opEnd, removals, copy.name) : { reason: 'its font is not in the resources of the content that draws it' };
 		if ('reason' in result) failed.set(`${stream}:${opStart}`, result.reason);
-		else edits.push({ start: opStart, end: opEnd, text: result.text });
+		else {
+			edits.push({ start: opStart, end: opEnd, text: result.text });
+			for (const code of result.codes) copy?.codes.add(hexString(code));
+		}
 	}
 	const output = failed.size ? undefined : deflate(applyEdits(loaded.data, edits));
 	// Started now: the deflate runs while the next pages are read.
 	output?.catch(() => undefined);
-	return { count, failed, output, page: loaded.page, form: loaded.form };
+	return { count, failed, output, hidden, resources: loaded.resources, page: loaded.page, form: loaded.form };
 }
 
 /** A stream dictionary for new Flate data: the old filters, parameters and lengths left out (the data is new). */

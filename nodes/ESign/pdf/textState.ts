@@ -5,6 +5,8 @@ import type { Matrix } from './matrix';
 export interface GraphicsState {
 	ctm: Matrix;
 	font: PdfFont | undefined;
+	/** the name the font was selected by (Tf), in the resources of the content that selected it */
+	fontName: string | undefined;
 	size: number;
 	charSpacing: number;
 	wordSpacing: number;

@@ -51,7 +51,7 @@ describe('finishTagRemoval', () => {
 	test('tags left in place are named with page and why; the others were removed and the changed file goes up', async () => {
 		const skipped = [
 			{ page: 2, text: '{{signature:1}}', reason: 'it is written vertically, which this writer leaves as it is' },
-			{ page: 3, text: '{{date:2}}', reason: 'its font size is 0, so its advance cannot be written as a TJ adjustment' },
+			{ page: 3, text: '{{date:2}}', reason: 'its font size is 0, so it has no place on the page to leave' },
 		];
 		const upload = await finish(remover({ changed: true, removed: 6, skipped }) as unknown as TagRemover);
 		expect(upload).toBeInstanceOf(Buffer);

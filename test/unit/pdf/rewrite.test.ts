@@ -1,7 +1,8 @@
 // The tag remover (nodes/ESign/pdf/rewrite.ts, opRewrite.ts, incremental.ts): on hand-built pages, every way a tag is
 // drawn (Tj, TJ split by kerning, ', ", Tc/Tw/Tz, composite and vertical fonts, Form XObjects, several content
 // streams) loses exactly the tag's glyphs, the other glyphs stay where they were, and the update is appended to the
-// original bytes. Font /F1 of the test files is 500/1000 em wide for every code (test/support/pdfRaw.js).
+// original bytes. Font /F1 of the test files is 500/1000 em wide for every code (test/support/pdfRaw.js). A tag's
+// glyphs stay shown, with their codes, in a copy of their font that reads as spaces, raised off the page by Ts.
 import { PdfText } from '../../../nodes/ESign/pdf';
 import type { TagRemoval, TextLine } from '../../../nodes/ESign/pdf';
 import type { RawObject, RawPage } from '../../support/pdfRaw';
@@ -67,8 +68,15 @@ function updateText(result: TagRemoval, original: Uint8Array): string {
 	return text;
 }
 
+const hexOf = (text: string) => Buffer.from(text, 'latin1').toString('hex').toUpperCase();
+
+/** The hidden run as the writer writes it: the copy font and the lift, the codes (and numbers) as a TJ, then the font
+ * and the rise the operator ran with again. */
+const hidden = (body: string, size = '10', font = 'F1', rise = '0') =>
+	`/ESignHidden\\d+ ${size} Tf ([\\d.]+) Ts\\n\\[${body}\\] TJ\\n/${font} ${size} Tf ${rise} Ts`;
+
 describe('operators', () => {
-	it('Tj: a tag between words becomes one TJ gap of its advance; the words stay put', async () => {
+	it('Tj: a tag between words is shown apart, raised off the page in a copy of its font; the words stay put', async () => {
 		const bytes = page('BT /F1 10 Tf 100 700 Td (Sign {{sig:1}} now) Tj ET');
 		const { result, answers, shift, textAfter } = await remove(bytes);
 		expect(answers).toStrictEqual([undefined]);
@@ -76,18 +84,27 @@ describe('operators', () => {
 		expect(textAfter).not.toContain('{');
 		expect(textAfter).toContain('now');
 		expect(shift).toBeLessThan(0.01);
-		// 9 codes of 500/1000 em at 10 pt: 45 pt, i.e. −4500 thousandths of the 10 pt text space.
-		expect(updateText(result, bytes)).toMatch(/\[<5369676E20> -4500 <206E6F77>\] TJ/);
+		const text = updateText(result, bytes);
+		const run = new RegExp(`\\[<5369676E20>\\] TJ\\n${hidden(`<${hexOf('{{sig:1}}')}>`)}\\n\\[<206E6F77>\\] TJ`).exec(text);
+		expect(run).not.toBeNull();
+		// Raised past the page (612 × 792 pt; text space is the page's here): no renderer paints it.
+		expect(Number(run?.[1])).toBeGreaterThan(2 * Math.hypot(612, 792));
+		// The copy: the font's own dictionary with a ToUnicode giving a space for each of the 7 codes hidden in it.
+		const copy = /(\d+) 0 obj\n<<\/Type \/Font[^]*?\/ToUnicode (\d+) 0 R>>/.exec(text);
+		expect(copy).not.toBeNull();
+		expect(text).toMatch(new RegExp(`/Resources <<.*/Font <<.*/F1 3 0 R/ESignHidden1 ${copy?.[1]} 0 R>>`));
+		const cmap = new RegExp(`^${copy?.[2]} 0 obj\\n[^]*?beginbfchar\\n([^]*?)endbfchar`, 'm').exec(text)?.[1] ?? '';
+		expect(cmap.trim().split('\n').sort()).toEqual([...new Set('{{sig:1}}')].map((c) => `<${hexOf(c)}> <0020>`).sort());
 	});
 
-	it('TJ: a tag split by kerning keeps the kept parts\' kerning and adds the removed advance', async () => {
+	it('TJ: a tag split by kerning: the kept parts and the tag keep their kerning', async () => {
 		const bytes = page('BT /F1 10 Tf 100 700 Td [(A) -200 (B {{si) -120 (g:1}} C) 50 (D)] TJ ET');
 		const { result, shift, textAfter } = await remove(bytes);
 		expect(result.removed).toBe(1);
 		expect(textAfter).not.toContain('{');
 		expect(shift).toBeLessThan(0.01);
-		// {{si = 4 codes (−2000), the kerning −120 inside the tag, g:1}} = 5 codes (−2500): −4620 in all.
-		expect(updateText(result, bytes)).toMatch(/\[<41> -200 <4220> -4620 <2043> 50 <44>\] TJ/);
+		// The kerning inside the tag goes with the hidden codes; the kept parts keep theirs.
+		expect(updateText(result, bytes)).toMatch(new RegExp(`\\[<41> -200 <4220>\\] TJ\\n${hidden(`<${hexOf('{{si')}> -120 <${hexOf('g:1}}')}>`)}\\n\\[<2043> 50 <44>\\] TJ`));
 	});
 
 	it("' moves to the next line first: T* then the TJ", async () => {
@@ -96,7 +113,7 @@ describe('operators', () => {
 		expect(result.removed).toBe(1);
 		expect(textAfter).toMatch(/x\s+y/);
 		expect(shift).toBeLessThan(0.01);
-		expect(updateText(result, bytes)).toMatch(/T\*\n\[<7820> -5000 <2079>\] TJ/);
+		expect(updateText(result, bytes)).toMatch(new RegExp(`T\\*\\n\\[<7820>\\] TJ\\n${hidden(`<${hexOf('{{date:1}}')}>`)}\\n\\[<2079>\\] TJ`));
 	});
 
 	it('" sets Tw and Tc then moves: aw Tw ac Tc T* then the TJ, its advance with that spacing', async () => {
@@ -104,8 +121,7 @@ describe('operators', () => {
 		const { result, shift } = await remove(bytes);
 		expect(result.removed).toBe(1);
 		expect(shift).toBeLessThan(0.01);
-		// 7 codes: 7 · (5 + 1.5) = 45.5 pt (no code 32 inside the tag, so no Tw): −4550.
-		expect(updateText(result, bytes)).toMatch(/2 Tw 1\.5 Tc T\*\n\[<7820> -4550 <2079>\] TJ/);
+		expect(updateText(result, bytes)).toMatch(new RegExp(`2 Tw 1\\.5 Tc T\\*\\n\\[<7820>\\] TJ\\n${hidden(`<${hexOf('{{a:1}}')}>`)}\\n\\[<2079>\\] TJ`));
 	});
 
 	it('Tc, Tw and Tz: the advance of a tag with a space in it; everything after stays put', async () => {
@@ -114,6 +130,38 @@ describe('operators', () => {
 		expect(result.removed).toBe(1);
 		expect(textAfter).toMatch(/before\s+after/);
 		expect(shift).toBeLessThan(0.01);
+	});
+
+	it('a rise in force: the hidden run is lifted from it and the rise is given back after', async () => {
+		const bytes = page('BT /F1 10 Tf 3 Ts 100 700 Td (Sign {{sig:1}} now) Tj ET');
+		const { result, shift, textAfter } = await remove(bytes);
+		expect(result.removed).toBe(1);
+		expect(textAfter).toContain('now');
+		expect(shift).toBeLessThan(0.01);
+		const run = new RegExp(hidden(`<${hexOf('{{sig:1}}')}>`, '10', 'F1', '3')).exec(updateText(result, bytes));
+		expect(Number(run?.[1]) - 3).toBeGreaterThan(2 * Math.hypot(612, 792));
+	});
+
+	it('text space scaled down 100 times: the lift grows to match, so the glyphs still leave the page', async () => {
+		const bytes = page('BT /F1 1000 Tf 0.01 0 0 0.01 100 700 Tm (Sign {{sig:1}} now) Tj ET');
+		const { result } = await remove(bytes);
+		const run = new RegExp(hidden(`<${hexOf('{{sig:1}}')}>`, '1000')).exec(updateText(result, bytes));
+		expect(Number(run?.[1]) * 0.01).toBeGreaterThan(2 * Math.hypot(612, 792));
+	});
+
+	it('a font copy named like one the page has already: the next free name', async () => {
+		const bytes = page('BT /F1 10 Tf 100 700 Td (Sign {{sig:1}} now) Tj ET', [], { resources: '/Font << /F1 3 0 R /ESignHidden1 3 0 R >>' });
+		const { result } = await remove(bytes);
+		const text = updateText(result, bytes);
+		expect(text).toMatch(/\/ESignHidden2 10 Tf/);
+		expect(text).toMatch(/\/ESignHidden1 3 0 R\/ESignHidden2 \d+ 0 R>>/);
+	});
+
+	it('a font set by a graphics state (gs /Font), not by a name: the tag stays, with the reason', async () => {
+		const bytes = page('/G1 gs BT 100 700 Td ({{sig:1}}) Tj ET', [], { resources: '/Font << /F1 3 0 R >> /ExtGState << /G1 << /Font [3 0 R 10] >> >>' });
+		const { result, answers } = await remove(bytes);
+		expect(answers[0]).toMatch(/not chosen by a name/);
+		expect(result).toMatchObject({ changed: false, removed: 0 });
 	});
 
 	it('two tags in one string, and a tag alone in its string', async () => {
@@ -140,8 +188,11 @@ describe('fonts', () => {
 		expect(result.removed).toBe(1);
 		expect(textAfter).toMatch(/ab\s+cd/);
 		expect(shift).toBeLessThan(0.01);
-		// 9 codes of 600/1000 em: −5400.
-		expect(updateText(result, bytes)).toMatch(new RegExp(`\\[<${hex('ab ').toUpperCase()}> -5400 <${hex(' cd').toUpperCase()}>\\] TJ`));
+		const text = updateText(result, bytes);
+		expect(text).toMatch(new RegExp(`\\[<${hex('ab ').toUpperCase()}>\\] TJ\\n${hidden(`<${hex('{{sig:1}}').toUpperCase()}>`, '10', 'F2')}\\n\\[<${hex(' cd').toUpperCase()}>\\] TJ`));
+		// The copy's ToUnicode reads its two-byte codes as spaces.
+		expect(text).toMatch(/1 begincodespacerange\n<0000> <FFFF>\nendcodespacerange\n7 beginbfchar\n/);
+		expect(text).toContain('<007B> <0020>\n<007D> <0020>\nendbfchar');
 	});
 
 	it('a vertical font (Identity-V): the tag stays, with the reason', async () => {
@@ -152,7 +203,7 @@ describe('fonts', () => {
 		expect(result.bytes).toBe(bytes);
 	});
 
-	it('font size 0: the glyphs have no box, so no line holds the tag (a TJ gap could not be written for it)', async () => {
+	it('font size 0: the glyphs have no box, so no line holds the tag', async () => {
 		const bytes = page('BT /F1 0 Tf 100 700 Td ({{sig:1}}) Tj ET');
 		const pdf = await PdfText.open(bytes);
 		// A zero-size glyph has no box, so the layout drops it: no line, nothing to remove.
@@ -173,6 +224,14 @@ describe('where the glyphs come from', () => {
 		expect(textAfter).not.toContain('{');
 		expect(shift).toBeLessThan(0.01);
 		expect(updateText(result, bytes)).toMatch(/^20 0 obj/m);
+	});
+
+	it('a form without resources of its own (it borrows its page\'s): its tag stays, with the reason', async () => {
+		const bare: Array<[number, RawObject]> = [[20, { dict: '/Type /XObject /Subtype /Form /BBox [0 0 600 100]', stream: 'BT /F1 10 Tf 100 50 Td ({{sig:1}}) Tj ET' }]];
+		const bytes = page('/X1 Do', bare, { resources: '/Font << /F1 3 0 R >> /XObject << /X1 20 0 R >>' });
+		const { result } = await remove(bytes);
+		expect(result).toMatchObject({ changed: false, removed: 0 });
+		expect(result.skipped[0].reason).toMatch(/no resources of its own/);
 	});
 
 	it('text that only looks alike is never touched: only the marked occurrence goes', async () => {
@@ -231,7 +290,7 @@ describe('the incremental update', () => {
 				checked++;
 			});
 		}
-		expect(checked).toBe(2); // the new content stream and the redefined page
+		expect(checked).toBe(4); // the font copy, its ToUnicode, the new content stream and the redefined page
 	});
 
 	it('a second write() gives the same upload (the streams released after the first are rewritten again)', async () => {
