@@ -15,12 +15,13 @@
 // Prints PASS/FAIL per file per check, the per-producer figures, and ends with `N passed, M failed` (exit 1 on any
 // failure). Installs the renderers and qpdf when missing (as root: apt-get).
 //
-//   node scripts/tags-vanish.mjs [--only TEXT] [--writer real|none|line] [--figures FILE] [--keep DIR]
+//   node scripts/tags-vanish.mjs [--only TEXT] [--writer real|none|line] [--figures FILE] [--keep DIR] [--dpi N]
 //   --only     files whose name or producer contains TEXT
 //   --writer   the writer under test: `real` (the reader's TagRemover, the default); `none` does nothing (the tags
 //              stay: the inside check must FAIL); `line` removes each tag's whole line, the other words with it
 //              (the outside and text checks must FAIL). The last two prove the harness catches a broken writer.
 //   --figures  the per-producer figures as JSON;   --keep DIR  writes each output there (<file>.after.pdf)
+//   --dpi      render at N dpi instead of 150 (a cure tuned to one resolution would show at another)
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -43,8 +44,6 @@ const { testScript, assert } = await import('./lib/expectations.mjs');
 const { ensureTools, renderImages, RENDERERS, tool } = await import('./lib/renderPages.mjs');
 const { comparePage, pointsOf, quadOfBox } = await import('./lib/renderCompare.mjs');
 
-const DPI = 150;
-const SCALE = DPI / 72;
 const MARGIN = 2; // px around a tag's box: anti-aliasing of its glyphs' edges
 const SAMPLE = (n) => (n <= 12 ? Array.from({ length: n }, (_, i) => i + 1) : [...new Set([1, 2, Math.round(n / 4), Math.round(n / 2), Math.round((3 * n) / 4), n - 1, n])]);
 
@@ -55,9 +54,13 @@ for (let i = 2; i < process.argv.length; i++) {
 	else if (a === '--writer') opts.writer = process.argv[++i];
 	else if (a === '--figures') opts.figures = path.resolve(process.argv[++i]);
 	else if (a === '--keep') opts.keep = path.resolve(process.argv[++i]);
-	else throw new Error(`unknown option ${a} (node scripts/tags-vanish.mjs [--only TEXT] [--writer real|none|line] [--figures FILE] [--keep DIR])`);
+	else if (a === '--dpi') opts.dpi = Number(process.argv[++i]);
+	else throw new Error(`unknown option ${a} (node scripts/tags-vanish.mjs [--only TEXT] [--writer real|none|line] [--figures FILE] [--keep DIR] [--dpi N])`);
 }
 if (!['real', 'none', 'line'].includes(opts.writer)) throw new Error(`--writer ${opts.writer}: real, none or line`);
+if (opts.dpi !== undefined && !(opts.dpi >= 36 && opts.dpi <= 1200)) throw new Error(`--dpi ${opts.dpi}: a number from 36 to 1200`);
+const DPI = opts.dpi ?? 150;
+const SCALE = DPI / 72;
 
 const readerDir = compileReader();
 const { PdfText, PdfError } = require(path.join(readerDir, 'index.js'));
@@ -192,33 +195,8 @@ const add = (producer, renderer, page) => {
 	f.pixels += page.compared;
 };
 
-const { check, skip, say, main } = testScript('tags-vanish');
+const { check, say, main } = testScript('tags-vanish');
 
-// Recorded shortfalls (issue 42 stays open on them): Ghostscript 10.00 draws ONE glyph after a removed tag 1 px
-// away from where it drew it before (the 'o' of 'of' after the checkbox tag of the LibreOffice agreement, and one
-// glyph of the Ghostscript delivery, in each of their qpdf variants), though poppler and MuPDF are identical to the
-// pixel and mutool trace puts that glyph 1e-5 pt away: the removed advance is a TJ number where it was glyph widths,
-// which Ghostscript adds on another path: Ghostscript 10's pdfi (pdf/pdf_text.c, pdfi_TJ) moves by a TJ number with
-// gs_rmoveto in doubles, while a shown glyph advances by its width transformed in base/gxchar.c (set_char_width:
-// gs_distance_transform2fixed into 1/256 device pixel; show_move / show_fast_move with a cached glyph's cc->wxy):
-// the likeliest cause (not yet reproduced number for number) is that the sums differ by a fraction of a pixel and a
-// glyph near a rounding boundary lands one pixel over. The glyph it hits depends on the resolution
-// (agreement-libreoffice p2: at 150 dpi x 239-244 pt, at 149 dpi x 274-279 pt, at 300 dpi x 285-289 and 345-346 pt),
-// so a cure cannot be a number tuned to one resolution; it is the same with -dNOCACHE. Tried: one number per removed glyph, each exactly -w0, kerning kept in place (no change); text
-// anti-aliasing off (40 px instead of 81). Tried by hand (task G): the tag's own codes and kerns shown in a width-only
-// Type 3 font (the original font's Widths, `w 0 d0` procedures, a ToUnicode mapping each code to a space, then the
-// original font re-selected): agreement-libreoffice p2 0 px for all three renderers at 149, 150 and 300 dpi with
-// pdf.js's and pdftotext's text unchanged, but delivery-ghostscript p1 (Type1C, Tc 0.5, Tw 4) kept Ghostscript at
-// 95 px (150 dpi) and 346 px (300 dpi), and other FontMatrix scalings of the same widths moved the miss elsewhere
-// (173 px at 300 dpi; MuPDF 193 px at 150 dpi at 0.01): a second width path with its own rounding, not a cure.
-// A recorded page is a SKIP while its differing pixels stay within one
-// glyph (the bound below) and the rest of the page is identical; more, or any other file or renderer, FAILs.
-const KNOWN_OUTSIDE = {
-	ghostscript: {
-		pixels: 120,
-		pages: new Set(['agreement-libreoffice.pdf p2', 'agreement-docx-libreoffice.pdf p2', 'agreement-objstm.pdf p2', 'agreement-rotate90.pdf p2', 'agreement-overlay-xobject.pdf p2', 'agreement-incremental.pdf p2', 'delivery-ghostscript.pdf p1', 'delivery-cropbox.pdf p1', 'delivery-rotate180-270.pdf p1']),
-	},
-};
 main(async () => {
 	await check('renderers and qpdf present (pdftoppm, pdftotext, gs, mutool, qpdf)', async () => ensureTools());
 	const manifest = readPdfFixtureManifest();
@@ -281,15 +259,7 @@ async function oneFile(fixture, work) {
 			return pageResults.map((r) => `p${r.page} ${r.sizeBefore}`).join(', ');
 		});
 		if (!rendered) continue;
-		const known = KNOWN_OUTSIDE[renderer];
-		const recorded = (r) => known && known.pages.has(`${name} p${r.page}`) && !r.band && r.differing <= known.pixels && r.sizeBefore === r.sizeAfter;
-		const shortfalls = pageResults.filter((r) => r.differing && recorded(r));
-		if (shortfalls.length && pageResults.every((r) => !(r.differing || r.band) || recorded(r))) {
-			skip(
-				`${name}: ${renderer}: pixels outside the tags' boxes identical`,
-				`recorded shortfall (KNOWN_OUTSIDE): ${shortfalls.map((r) => `p${r.page}: ${r.differing} pixels at one glyph (${pointsOf(r.diffBounds, SCALE)})`).join('; ')}`,
-			);
-		} else await check(`${name}: ${renderer}: pixels outside the tags' boxes identical`, async () => {
+		await check(`${name}: ${renderer}: pixels outside the tags' boxes identical`, async () => {
 			const bad = pageResults.filter((r) => r.differing || r.band);
 			assert(!bad.length, bad.map((r) => `p${r.page}: ${r.differing} pixels differ outside (${pointsOf(r.diffBounds, SCALE)})${r.band ? `, ${r.band} changed in the margin (${pointsOf(r.bandBounds, SCALE)})` : ''}${r.sizeBefore !== r.sizeAfter ? `; size ${r.sizeBefore} → ${r.sizeAfter}` : ''}`).join('; '));
 			return `${pageResults.reduce((n, r) => n + r.compared, 0)} pixels`;
