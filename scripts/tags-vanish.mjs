@@ -44,7 +44,6 @@ const { testScript, assert } = await import('./lib/expectations.mjs');
 const { ensureTools, renderImages, RENDERERS, tool } = await import('./lib/renderPages.mjs');
 const { comparePage, pointsOf, quadOfBox } = await import('./lib/renderCompare.mjs');
 
-const MARGIN = 2; // px around a tag's box: anti-aliasing of its glyphs' edges
 const SAMPLE = (n) => (n <= 12 ? Array.from({ length: n }, (_, i) => i + 1) : [...new Set([1, 2, Math.round(n / 4), Math.round(n / 2), Math.round((3 * n) / 4), n - 1, n])]);
 
 const opts = { writer: 'real' };
@@ -61,6 +60,9 @@ if (!['real', 'none', 'line'].includes(opts.writer)) throw new Error(`--writer $
 if (opts.dpi !== undefined && !(opts.dpi >= 36 && opts.dpi <= 1200)) throw new Error(`--dpi ${opts.dpi}: a number from 36 to 1200`);
 const DPI = opts.dpi ?? 150;
 const SCALE = DPI / 72;
+// Around a tag's box: anti-aliasing of its glyphs' edges and glyph outlines a little past the reader's box (a Type 3
+// brace of Chromium's reaches 0.5 pt below it); 2 px at 150 dpi, the same width in points at other resolutions.
+const MARGIN = Math.max(2, Math.round((2 * DPI) / 150));
 
 const readerDir = compileReader();
 const { PdfText, PdfError } = require(path.join(readerDir, 'index.js'));
