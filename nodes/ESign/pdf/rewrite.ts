@@ -208,31 +208,55 @@ export class TagRemover {
 		const list: UpdateObject[] = [];
 		const others = new Map(extra.map((object) => [new PdfRef(object.num, object.gen).key, object]));
 		let next = firstFreeNumber(this.doc.xref.trailer, this.doc.xref.entries.keys());
-		// The font copies hidden glyphs are shown in: one per font object (an inline font: one per stream), its ToUnicode
-		// giving a space for every code hidden in it anywhere.
+		// The font copies hidden glyphs are shown in: one per font object, its ToUnicode giving a space for every code
+		// hidden in it anywhere. Each goes into the /Font dictionary the stream's names are looked up in: an indirect one
+		// (shared by every page, as LibreOffice writes it) is redefined once with all the copies its streams use.
 		const copies = new Map<string, { dict: PdfDict; codes: Set<string>; ref: PdfRef }>();
-		const resourcesOf = new Map<Prepared, PdfDict>();
+		const targets = new Map<string, { ref?: PdfRef; base: PdfDict; fonts: PdfDict; inFonts: boolean }>();
+		const targetOf = new Map<Prepared, string>();
 		for (const [stream, result] of results) {
 			if (!result.hidden.size) continue;
-			let fonts = (await this.doc.dict(result.resources, 'Font')) ?? new PdfDict();
+			const resources = result.resources ?? new PdfDict();
+			const fontsEntry = resources.get('Font');
+			const own = result.page ? result.page.dict.get('Resources') : result.form?.dict.get('Resources');
+			const ref = fontsEntry instanceof PdfRef ? fontsEntry : own instanceof PdfRef ? own : undefined;
+			const key = fontsEntry instanceof PdfRef ? `fonts ${fontsEntry.key}` : own instanceof PdfRef ? `resources ${own.key}` : `stream ${stream}`;
+			let target = targets.get(key);
+			if (!target) {
+				const fonts = (await this.doc.dict(resources, 'Font')) ?? new PdfDict();
+				const redefined = ref ? others.get(ref.key)?.value : undefined;
+				others.delete(ref?.key ?? '');
+				const base = redefined instanceof PdfDict ? redefined : fontsEntry instanceof PdfRef ? fonts : resources;
+				target = { ref, base, fonts: fontsEntry instanceof PdfRef ? base : fonts, inFonts: fontsEntry instanceof PdfRef };
+				targets.set(key, target);
+			}
+			targetOf.set(result, key);
 			for (const [original, { name, codes }] of result.hidden) {
-				const entry = fonts.get(original);
-				const key = entry instanceof PdfRef ? entry.key : `${stream} ${original}`;
-				let copy = copies.get(key);
+				const entry = target.fonts.get(original);
+				const copyKey = entry instanceof PdfRef ? entry.key : `${key} ${original}`;
+				let copy = copies.get(copyKey);
 				if (!copy) {
 					const dict = await this.doc.resolve(entry);
 					copy = { dict: dict instanceof PdfDict ? dict : new PdfDict(), codes: new Set(), ref: new PdfRef(next++, 0) };
-					copies.set(key, copy);
+					copies.set(copyKey, copy);
 				}
 				for (const code of codes) copy.codes.add(code);
-				fonts = fonts.with(name, copy.ref);
+				target.fonts = target.fonts.with(name, copy.ref);
 			}
-			resourcesOf.set(result, (result.resources ?? new PdfDict()).with('Font', fonts));
 		}
 		for (const copy of copies.values()) {
 			const cmap = new PdfRef(next++, 0);
 			list.push({ num: cmap.num, gen: 0, value: new PdfDict(), stream: spacesCMap(copy.codes) });
 			list.push({ num: copy.ref.num, gen: 0, value: copy.dict.with('ToUnicode', cmap) });
+		}
+		// Redefined: a shared /Font dictionary, or shared resources with their /Font; inline ones go on their page or form.
+		const resourcesOf = new Map<Prepared, PdfDict>();
+		for (const target of targets.values()) {
+			if (target.ref) list.push({ num: target.ref.num, gen: target.ref.gen, value: target.inFonts ? target.fonts : target.base.with('Font', target.fonts) });
+		}
+		for (const [result, key] of targetOf) {
+			const target = targets.get(key);
+			if (target && !target.ref) resourcesOf.set(result, target.base.with('Font', target.fonts));
 		}
 		for (const result of results.values()) {
 			const data = await (result.output as Promise<Uint8Array>);

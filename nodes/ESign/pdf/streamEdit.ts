@@ -97,15 +97,11 @@ export function prepareStream(loaded: Loaded | string, stream: number, glyphs: I
 	const { ops } = groupOps(glyphs, names);
 	const failed = new Map<string, string>();
 	const edits: Array<{ start: number; end: number; text: string }> = [];
-	const taken = new Set(fonts ? [...fonts.entries()].map(([key]) => key) : []);
 	for (const [opStart, { opEnd, removals }] of [...ops].sort((a, b) => a[0] - b[0])) {
 		const font = removals[0].font;
 		let copy = hidden.get(font);
 		if (!copy && font && fonts?.get(font) !== undefined) {
-			let n = hidden.size + 1;
-			while (taken.has(`ESignHidden${n}`)) n++;
-			copy = { name: `ESignHidden${n}`, codes: new Set() };
-			taken.add(copy.name);
+			copy = { name: hiddenName(font, fonts), codes: new Set() };
 			hidden.set(font, copy);
 		}
 		const result = copy ? rewriteOperator(loaded.data, opStart, opEnd, removals, copy.name) : { reason: 'its font is not in the resources of the content that draws it' };
@@ -119,6 +115,17 @@ export function prepareStream(loaded: Loaded | string, stream: number, glyphs: I
 	// Started now: the deflate runs while the next pages are read.
 	output?.catch(() => undefined);
 	return { count, failed, output, hidden, resources: loaded.resources, page: loaded.page, form: loaded.form };
+}
+
+/**
+ * The name of font `font`'s hidden copy in the /Font dictionary `fonts`: made from the font's own name and only the
+ * dictionary's names, so every stream sharing the dictionary picks the same one, and two fonts never the same.
+ */
+export function hiddenName(font: string, fonts: PdfDict): string {
+	for (let n = 1; ; n++) {
+		const name = n === 1 ? `ESignHidden.${font}` : `ESignHidden${n}.${font}`;
+		if (fonts.get(name) === undefined) return name;
+	}
 }
 
 /** A stream dictionary for new Flate data: the old filters, parameters and lengths left out (the data is new). */

@@ -73,7 +73,7 @@ const hexOf = (text: string) => Buffer.from(text, 'latin1').toString('hex').toUp
 /** The hidden run as the writer writes it: the copy font and the lift, the codes (and numbers) as a TJ, then the font
  * and the rise the operator ran with again. */
 const hidden = (body: string, size = '10', font = 'F1', rise = '0') =>
-	`/ESignHidden\\d+ ${size} Tf ([\\d.]+) Ts\\n\\[${body}\\] TJ\\n/${font} ${size} Tf ${rise} Ts`;
+	`/ESignHidden\\d*\\.${font} ${size} Tf ([\\d.]+) Ts\\n\\[${body}\\] TJ\\n/${font} ${size} Tf ${rise} Ts`;
 
 describe('operators', () => {
 	it('Tj: a tag between words is shown apart, raised off the page in a copy of its font; the words stay put', async () => {
@@ -92,7 +92,7 @@ describe('operators', () => {
 		// The copy: the font's own dictionary with a ToUnicode giving a space for each of the 7 codes hidden in it.
 		const copy = /(\d+) 0 obj\n<<\/Type \/Font[^]*?\/ToUnicode (\d+) 0 R>>/.exec(text);
 		expect(copy).not.toBeNull();
-		expect(text).toMatch(new RegExp(`/Resources <<.*/Font <<.*/F1 3 0 R/ESignHidden1 ${copy?.[1]} 0 R>>`));
+		expect(text).toMatch(new RegExp(`/Resources <<.*/Font <<.*/F1 3 0 R/ESignHidden\\.F1 ${copy?.[1]} 0 R>>`));
 		const cmap = new RegExp(`^${copy?.[2]} 0 obj\\n[^]*?beginbfchar\\n([^]*?)endbfchar`, 'm').exec(text)?.[1] ?? '';
 		expect(cmap.trim().split('\n').sort()).toEqual([...new Set('{{sig:1}}')].map((c) => `<${hexOf(c)}> <0020>`).sort());
 	});
@@ -150,11 +150,34 @@ describe('operators', () => {
 	});
 
 	it('a font copy named like one the page has already: the next free name', async () => {
-		const bytes = page('BT /F1 10 Tf 100 700 Td (Sign {{sig:1}} now) Tj ET', [], { resources: '/Font << /F1 3 0 R /ESignHidden1 3 0 R >>' });
+		const bytes = page('BT /F1 10 Tf 100 700 Td (Sign {{sig:1}} now) Tj ET', [], { resources: '/Font << /F1 3 0 R /ESignHidden.F1 3 0 R >>' });
 		const { result } = await remove(bytes);
 		const text = updateText(result, bytes);
-		expect(text).toMatch(/\/ESignHidden2 10 Tf/);
-		expect(text).toMatch(/\/ESignHidden1 3 0 R\/ESignHidden2 \d+ 0 R>>/);
+		expect(text).toMatch(/\/ESignHidden2\.F1 10 Tf/);
+		expect(text).toMatch(/\/ESignHidden\.F1 3 0 R\/ESignHidden2\.F1 \d+ 0 R>>/);
+	});
+
+	it('a /Font dictionary shared by two pages, each hiding another font: redefined once with both copies', async () => {
+		const shared: Array<[number, RawObject]> = [[40, '<< /F1 3 0 R /F2 3 0 R >>']];
+		const bytes = new Uint8Array(
+			pagesPdf(
+				[
+					{ content: 'BT /F1 10 Tf 100 700 Td (one {{sig:1}}) Tj ET', resources: '/Font 40 0 R' },
+					{ content: 'BT /F2 12 Tf 100 700 Td (two {{sig:2}}) Tj ET', resources: '/Font 40 0 R' },
+				],
+				{ extra: shared },
+			),
+		);
+		const { result, textAfter } = await remove(bytes);
+		expect(result.removed).toBe(2);
+		expect(textAfter).not.toContain('{');
+		const text = updateText(result, bytes);
+		expect(text.match(/^40 0 obj$/gm)).toHaveLength(1);
+		expect(text).toMatch(/^40 0 obj\n<<\/F1 3 0 R\/F2 3 0 R\/ESignHidden\.F1 (\d+) 0 R\/ESignHidden\.F2 (\d+) 0 R>>/m);
+		// Both pages draw from it, so neither gets resources of its own.
+		expect(text).not.toMatch(/\/Resources <<\/Font <</);
+		expect(text).toMatch(/\/ESignHidden\.F1 10 Tf/);
+		expect(text).toMatch(/\/ESignHidden\.F2 12 Tf/);
 	});
 
 	it('a font set by a graphics state (gs /Font), not by a name: the tag stays, with the reason', async () => {
