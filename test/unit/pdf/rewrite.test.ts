@@ -180,6 +180,17 @@ describe('operators', () => {
 		expect(text).toMatch(/\/ESignHidden\.F2 12 Tf/);
 	});
 
+	it('a font written inline in the page\'s resources: its copy is a new object, the page gets the resources with it', async () => {
+		const bytes = page('BT /F1 10 Tf 100 700 Td (Sign {{sig:1}} now) Tj ET', [], { resources: '/Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >>' });
+		const { result, textAfter } = await remove(bytes);
+		expect(result.removed).toBe(1);
+		expect(textAfter).toContain('now');
+		const text = updateText(result, bytes);
+		const copy = /^(\d+) 0 obj\n<<\/Type \/Font\/Subtype \/Type1\/BaseFont \/Helvetica.*\/ToUnicode \d+ 0 R>>/m.exec(text);
+		expect(copy).not.toBeNull();
+		expect(text).toMatch(new RegExp(`/Resources <</Font <</F1 <<[^>]*>>/ESignHidden\\.F1 ${copy?.[1]} 0 R>>>>`));
+	});
+
 	it('a font set by a graphics state (gs /Font), not by a name: the tag stays, with the reason', async () => {
 		const bytes = page('/G1 gs BT 100 700 Td ({{sig:1}}) Tj ET', [], { resources: '/Font << /F1 3 0 R >> /ExtGState << /G1 << /Font [3 0 R 10] >> >>' });
 		const { result, answers } = await remove(bytes);
