@@ -147,21 +147,26 @@ export class Lexer {
 			sign = data[pos] === 45 ? -1 : 1;
 			pos++;
 		}
-		let value = 0;
+		// The digits as one integer and the count after the point: m / 10^k is then the double nearest the decimal (one
+		// rounding), as every other reader parses it; summing digit × 0.1^i rounds at each step, and a number the tag
+		// remover writes again (a Tf's size) came out one unit in the last place away from the file's.
+		const start = pos;
+		let mantissa = 0;
 		let digits = 0;
+		let fraction = 0;
 		while (pos < end && data[pos] >= 48 && data[pos] <= 57) {
-			value = value * 10 + (data[pos++] - 48);
+			mantissa = mantissa * 10 + (data[pos++] - 48);
 			digits++;
 		}
 		if (data[pos] === 46) {
 			pos++;
-			let scale = 0.1;
 			while (pos < end && data[pos] >= 48 && data[pos] <= 57) {
-				value += (data[pos++] - 48) * scale;
-				scale /= 10;
+				mantissa = mantissa * 10 + (data[pos++] - 48);
 				digits++;
+				fraction++;
 			}
 		}
+		const value = mantissa <= Number.MAX_SAFE_INTEGER && fraction < POWERS_OF_TEN.length ? mantissa / POWERS_OF_TEN[fraction] : parseDecimal(data, start, pos);
 		// "5-3" and "1.2.3" happen in broken files: the rest is skipped as part of the number, as readers do.
 		while (pos < end && CLASS[data[pos]] === 0 && ((data[pos] >= 48 && data[pos] <= 57) || data[pos] === 45 || data[pos] === 46)) pos++;
 		if (!digits) return undefined;
@@ -277,4 +282,18 @@ export class Lexer {
 		if (this.shared) this.scratchUsed = n;
 		return out.subarray(first, n);
 	}
+}
+
+/** 10^0 … 10^22: each exactly a double, so a division by one is a single rounding. */
+const POWERS_OF_TEN = Array.from({ length: 23 }, (_, i) => 10 ** i);
+
+/** Digits and one point, too many for the fast path: the platform's correctly rounded parse, on at most 400 of them
+ * (more cannot change a double). */
+function parseDecimal(data: Uint8Array, start: number, end: number): number {
+	let text = '';
+	for (let i = start; i < end && text.length < 400; i++) text += String.fromCharCode(data[i]);
+	const point = text.indexOf('.');
+	// Cut short in the integer part, the number is at least that large: the digits left out are counted as zeros.
+	if (end - start > 400 && point < 0) return Number(text) * 10 ** Math.min(400, end - start - 400);
+	return Number(text.endsWith('.') ? text.slice(0, -1) || '0' : text.startsWith('.') ? `0${text}` : text);
 }

@@ -37,14 +37,34 @@ describe('numbers', () => {
 	])('%s is %d', (source, value) => {
 		const [kind, read] = one(source);
 		expect(kind).toBe(Tok.Number);
-		// Decimals are summed digit by digit: equal to the last bits of a double.
-		expect(read).toBeCloseTo(value, 12);
+		expect(read).toBe(value);
 	});
 
 	it('reads decimals to their digits', () => {
 		const [kind, value] = one('3.14159');
 		expect(kind).toBe(Tok.Number);
-		expect(value).toBeCloseTo(3.14159, 10);
+		expect(value).toBe(3.14159);
+	});
+
+	// Not "close to": the very double JavaScript (and every reader) makes of the decimal. The tag remover writes a
+	// font size it read back into the file; 9.963 summed digit by digit was 9.963000000000001, and poppler then saw
+	// another font size and split words.
+	it.each(['9.963', '7.97', '0.1', '11.955', '-40859.45071952184', '123.456789012345', '0.000001', '1e', '12345678901234567890.5', '0.0000000000000000000000012', '4503599627370497.5'])(
+		'%s is the double nearest it',
+		(source) => {
+			const [kind, read] = tokens(source)[0];
+			expect(kind).toBe(Tok.Number);
+			expect(read).toBe(Number(source.replace(/e$/, '')));
+		},
+	);
+
+	it('a thousand random decimals: each the double nearest it', () => {
+		let seed = 42;
+		const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+		for (let i = 0; i < 1000; i++) {
+			const source = `${Math.floor(random() * 10 ** Math.floor(random() * 8))}.${String(Math.floor(random() * 10 ** 9)).padStart(9, '0').slice(0, 1 + Math.floor(random() * 9))}`;
+			expect([source, one(source)[1]]).toEqual([source, Number(source)]);
+		}
 	});
 
 	it('takes the last of several signs, as producers that write "--5" mean', () => {
