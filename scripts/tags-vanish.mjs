@@ -15,17 +15,22 @@
 // Prints PASS/FAIL per file per check, the per-producer figures, and ends with `N passed, M failed` (exit 1 on any
 // failure). Installs the renderers and qpdf when missing (as root: apt-get).
 //
-//   node scripts/tags-vanish.mjs [--only TEXT] [--writer real|none|line] [--figures FILE] [--keep DIR] [--dpi N]
+//   node scripts/tags-vanish.mjs [--only TEXT] [--writer real|none|line] [--figures FILE] [--keep DIR] [--dpi N] [--real]
 //   --only     files whose name or producer contains TEXT
 //   --writer   the writer under test: `real` (the reader's TagRemover, the default); `none` does nothing (the tags
 //              stay: the inside check must FAIL); `line` removes each tag's whole line, the other words with it
 //              (the outside and text checks must FAIL). The last two prove the harness catches a broken writer.
 //   --figures  the per-producer figures as JSON;   --keep DIR  writes each output there (<file>.after.pdf)
 //   --dpi      render at N dpi instead of 150 (a cure tuned to one resolution would show at another)
+//   --real     instead of the tag fixtures, the real documents of test/fixtures/real/manifest.json (the cache
+//              `npm run test:real-pdfs` fills): on three pages of each, up to three words that pdf.js, poppler and the
+//              reader each read exactly once on the page are hidden as tags are, and checked the same way: the writer
+//              on fonts and producers nobody here chose
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { spawnSync } from 'node:child_process';
 
@@ -54,7 +59,8 @@ for (let i = 2; i < process.argv.length; i++) {
 	else if (a === '--figures') opts.figures = path.resolve(process.argv[++i]);
 	else if (a === '--keep') opts.keep = path.resolve(process.argv[++i]);
 	else if (a === '--dpi') opts.dpi = Number(process.argv[++i]);
-	else throw new Error(`unknown option ${a} (node scripts/tags-vanish.mjs [--only TEXT] [--writer real|none|line] [--figures FILE] [--keep DIR] [--dpi N])`);
+	else if (a === '--real') opts.real = true;
+	else throw new Error(`unknown option ${a} (node scripts/tags-vanish.mjs [--only TEXT] [--writer real|none|line] [--figures FILE] [--keep DIR] [--dpi N] [--real])`);
 }
 if (!['real', 'none', 'line'].includes(opts.writer)) throw new Error(`--writer ${opts.writer}: real, none or line`);
 if (opts.dpi !== undefined && !(opts.dpi >= 36 && opts.dpi <= 1200)) throw new Error(`--dpi ${opts.dpi}: a number from 36 to 1200`);
@@ -69,13 +75,14 @@ const { PdfText, PdfError } = require(path.join(readerDir, 'index.js'));
 // The tag finder: beside the reader, or the node's text matching once moved there (nodes/ESign/textTags/).
 const tagsJs = [path.join(readerDir, 'tags.js'), path.join(readerDir, '..', 'textTags', 'tags.js')].find((f) => fs.existsSync(f));
 const { findTags, mayHoldTag } = require(tagsJs);
+const { boxOf } = require(path.join(readerDir, 'layout.js'));
 
 /**
  * The node's rewrite as the harness drives it: every page's tags read with their glyph sources, each removed
  * (`writer` none: nothing marked, the input returned; line: each tag's whole line marked), then written. Resolves
  * { bytes, changed, reason, removed, skipped, tags: [{ page, text, box, quad }] } (read before the removal).
  */
-async function rewrite(bytes, writer) {
+async function rewrite(bytes, writer, words) {
 	let pdf;
 	try {
 		pdf = await PdfText.open(new Uint8Array(bytes));
@@ -88,6 +95,16 @@ async function rewrite(bytes, writer) {
 	const remover = writer === 'none' ? undefined : pdf.tagRemover?.();
 	if (writer !== 'none' && !remover) throw new Error('PdfText has no tagRemover() (the writer of issue 42 is not in nodes/ESign/pdf yet)');
 	for (const page of pdf.pages) {
+		if (words) {
+			if (!words.has(page.number)) continue;
+			const lines = await pdf.lines(page.number, undefined, { sources: true });
+			for (const pick of pickWords(lines, words.get(page.number))) {
+				tags.push({ page: page.number, text: pick.text, box: pick.box, quad: quadOf(pick, lines) });
+				const why = writer === 'line' ? remover.removeText(page.number, pick.line, 0, pick.line.text.length) : writer === 'none' ? undefined : remover.removeText(page.number, pick.line, pick.start, pick.end);
+				if (why) skipped.push({ page: page.number, text: pick.text, reason: why });
+			}
+			continue;
+		}
 		const lines = await pdf.lines(page.number, mayHoldTag, { sources: true });
 		for (const tag of findTags(lines, page.number).filter((t) => t.spec)) {
 			tags.push({ page: page.number, text: tag.text, box: tag.box, quad: quadOf(tag, lines) });
@@ -100,6 +117,38 @@ async function rewrite(bytes, writer) {
 	if (!remover) return { bytes, changed: false, removed: 0, skipped, tags };
 	const result = await remover.write();
 	return { ...result, bytes: Buffer.from(result.bytes), skipped: [...skipped, ...(result.skipped ?? [])], tags };
+}
+
+/**
+ * Words to hide on a real document's page, standing in for tags: up to three (the first, a middle and the last
+ * candidate) of five or more ASCII letters, standing alone as a tag does (white space or the line's end on both
+ * sides, a punctuation mark after), that the reader's lines and the extractors' texts (`texts`: pdf.js's and
+ * poppler's, of the page) each hold exactly once, white space aside, so the text rule can find each where it was.
+ */
+function pickWords(lines, texts) {
+	const flat = (s) => s.replace(/\s+/g, '');
+	const ours = flat(lines.map((l) => l.text).join(''));
+	const once = (text, word) => text.split(word).length === 2;
+	const candidates = [];
+	for (const line of lines) {
+		for (const m of line.text.matchAll(/(?<=^|\s)[A-Za-z]{5,}(?=[.,;:]?(?:\s|$))/g)) {
+			if (!once(ours, m[0]) || !texts.every((t) => once(flat(t), m[0]))) continue;
+			candidates.push({ line, start: m.index, end: m.index + m[0].length, text: m[0], box: boxOf(line, m.index, m.index + m[0].length) });
+		}
+	}
+	const at = [...new Set([0, Math.floor(candidates.length / 2), candidates.length - 1])].filter((i) => i >= 0 && i < candidates.length);
+	return at.map((i) => candidates[i]);
+}
+
+/** The real documents' manifest entries as fixtures: the PDF's bytes (committed, or from the package cache). */
+function realFixtures() {
+	const dir = path.join(ROOT, 'test', 'fixtures', 'real');
+	const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8'));
+	return manifest.files.map((entry) => {
+		const file = entry.committed ? path.join(dir, entry.committed) : path.join(ROOT, '.real-pdfs', 'pkgs', fs.readdirSync(path.join(ROOT, '.real-pdfs', 'pkgs')).find((d) => d.startsWith(`${entry.package}_`)) ?? entry.package, entry.path);
+		const pages = Math.min(entry.pages, entry.numPages ?? entry.pages);
+		return { file: `${entry.id}.pdf`, producer: entry.family ?? entry.producer, pages, sample: [...new Set([1, Math.min(2, pages), Math.ceil(pages / 2)])], features: [], tags: [], path: file, words: true };
+	});
 }
 
 /**
@@ -201,9 +250,9 @@ const { check, say, main } = testScript('tags-vanish');
 
 main(async () => {
 	await check('renderers and qpdf present (pdftoppm, pdftotext, gs, mutool, qpdf)', async () => ensureTools());
-	const manifest = readPdfFixtureManifest();
-	const fixtures = manifest.fixtures.filter((f) => f.tags.length && (!opts.only || `${f.file} ${f.producer}`.includes(opts.only)));
-	say(`writer: ${opts.writer}; ${fixtures.length} tag fixtures; ${DPI} dpi, margin ${MARGIN} px; renderers: ${Object.entries(RENDERERS).map(([k, r]) => `${k} (${r.command(DPI)})`).join(', ')}`);
+	const all = opts.real ? realFixtures() : readPdfFixtureManifest().fixtures.filter((f) => f.tags.length);
+	const fixtures = all.filter((f) => !opts.only || `${f.file} ${f.producer}`.includes(opts.only));
+	say(`writer: ${opts.writer}; ${fixtures.length} ${opts.real ? 'real documents (words hidden as tags)' : 'tag fixtures'}; ${DPI} dpi, margin ${MARGIN} px; renderers: ${Object.entries(RENDERERS).map(([k, r]) => `${k} (${r.command(DPI)})`).join(', ')}`);
 	const work = fs.mkdtempSync(path.join(os.tmpdir(), 'esign-tags-vanish-'));
 	try {
 		for (const fixture of fixtures) await oneFile(fixture, work);
@@ -219,11 +268,35 @@ main(async () => {
 
 async function oneFile(fixture, work) {
 	const name = fixture.file;
-	const bytes = fs.readFileSync(path.join(PDF_FIXTURES_DIR, name));
+	const before = path.join(work, 'before.pdf');
+	const after = path.join(work, 'after.pdf');
+	const pages = fixture.sample ?? SAMPLE(fixture.pages);
+	let bytes;
+	let words;
+	if (fixture.words) {
+		const ready = await check(`${name}: in the cache, and words to hide chosen on pages ${pages.join(',')}`, async () => {
+			assert(fs.existsSync(fixture.path), `${path.relative(ROOT, fixture.path)} is missing: run npm run test:real-pdfs (it fills the cache) first`);
+			const raw = fs.readFileSync(fixture.path);
+			bytes = fixture.path.endsWith('.gz') ? zlib.gunzipSync(raw) : raw;
+			fs.writeFileSync(before, bytes);
+			const [js, pop] = [await pdfjsText(bytes, pages), popplerText(before, pages)];
+			words = new Map(pages.map((p) => [p, [js.get(p) ?? '', pop.get(p) ?? '']]));
+		});
+		if (!ready) return;
+	} else bytes = fs.readFileSync(path.join(PDF_FIXTURES_DIR, name));
 	const expectUnchanged = fixture.features.some((f) => /^encrypted/.test(f) || /^damaged/.test(f));
 	let result;
-	const rewritten = await check(`${name}: ${expectUnchanged ? 'comes back unchanged with a reason' : 'every tag removed'}`, async () => {
-		result = await rewrite(bytes, opts.writer);
+	const rewritten = await check(`${name}: ${expectUnchanged ? 'comes back unchanged with a reason' : fixture.words ? 'every word chosen hidden' : 'every tag removed'}`, async () => {
+		result = await rewrite(bytes, opts.writer, words);
+		if (fixture.words) {
+			fixture.tags = result.tags;
+			if (!result.tags.length) return 'no word that all three read once on those pages: nothing to hide';
+			// A real document the reader had to repair comes back as it was, as a damaged fixture does.
+			if (!result.changed && /damaged/.test(result.reason ?? '') && Buffer.compare(result.bytes, bytes) === 0) {
+				fixture.unchanged = true;
+				return `unchanged: ${result.reason}`;
+			}
+		}
 		const same = Buffer.compare(result.bytes, bytes) === 0;
 		if (expectUnchanged) {
 			assert(!result.changed && same && result.reason, `changed ${result.changed}, bytes ${same ? 'same' : 'differ'}, reason ${result.reason ?? 'none'}`);
@@ -234,23 +307,29 @@ async function oneFile(fixture, work) {
 		assert(!result.skipped.length, `${result.skipped.length} tags left: ${result.skipped.map((s) => `p${s.page} ${s.text}: ${s.reason}`).join('; ')}`);
 		return `${result.tags.length} tags removed, ${bytes.length} + ${result.bytes.length - bytes.length} bytes`;
 	});
-	if (!result) return;
+	if (!result || (fixture.words && (!result.tags.length || fixture.unchanged))) return;
 	await check(`${name}: the original bytes are a prefix of the output`, async () => {
 		assert(result.bytes.length >= bytes.length && Buffer.compare(result.bytes.subarray(0, bytes.length), bytes) === 0, `the output (${result.bytes.length} bytes) does not begin with the original's ${bytes.length}`);
 	});
 	if (expectUnchanged && rewritten) return; // byte for byte the original: pixels and text the same by construction
-	const before = path.join(work, 'before.pdf');
-	const after = path.join(work, 'after.pdf');
 	fs.writeFileSync(before, bytes);
 	fs.writeFileSync(after, result.bytes);
 	if (opts.keep) fs.mkdirSync(opts.keep, { recursive: true }), fs.writeFileSync(path.join(opts.keep, name.replace(/\.pdf$/, '.after.pdf')), result.bytes);
 	const password = fixture.userPassword;
-	await check(`${name}: qpdf --check passes on the output`, async () => {
-		const run = tool('qpdf', [...(password ? [`--password=${password}`] : []), '--check', after], { okCodes: [0, 2, 3] });
+	await check(`${name}: qpdf --check passes on the output${fixture.words ? ' (no warning the original does not give)' : ''}`, async () => {
+		const qpdf = (file) => tool('qpdf', [...(password ? [`--password=${password}`] : []), '--check', file], { okCodes: [0, 2, 3] });
+		const run = qpdf(after);
+		if (fixture.words && run.status !== 0) {
+			// A real document may carry faults of its own: the output may repeat them, never add one.
+			const warnings = (r, file) => `${r.stdout}${r.stderr}`.split('\n').filter((l) => /WARNING|error/i.test(l)).map((l) => l.split(file).join('FILE'));
+			const original = new Set(warnings(qpdf(before), before));
+			const added = warnings(run, after).filter((w) => !original.has(w));
+			assert(!added.length, `qpdf --check: ${added.slice(0, 4).join(' | ')}`);
+			return `the original's own ${original.size} warnings, none added`;
+		}
 		assert(run.status === 0, `qpdf --check exit ${run.status}: ${`${run.stdout}${run.stderr}`.trim().split('\n').slice(-4).join(' | ')}`);
 		return run.stdout.trim().split('\n').pop();
 	});
-	const pages = SAMPLE(fixture.pages);
 	for (const renderer of Object.keys(RENDERERS)) {
 		let pageResults;
 		const rendered = await check(`${name}: ${renderer}: ${pages.length < fixture.pages ? `pages ${pages.join(',')} of ${fixture.pages}` : `${pages.length} pages`} rendered before and after at ${DPI} dpi`, async () => {
