@@ -237,6 +237,11 @@ export class TagRemover {
 				let copy = copies.get(copyKey);
 				if (!copy) {
 					const dict = await this.doc.resolve(entry);
+					// Not a font dictionary: the name stands for the same broken value (renderers cope with it as before).
+					if (!(dict instanceof PdfDict) && entry !== undefined) {
+						target.fonts = target.fonts.with(name, entry);
+						continue;
+					}
 					copy = { dict: dict instanceof PdfDict ? dict : new PdfDict(), codes: new Set(), ref: new PdfRef(next++, 0) };
 					copies.set(copyKey, copy);
 				}
