@@ -46,7 +46,7 @@ const require = createRequire(import.meta.url);
 const { compileReader } = require('../test/support/pdfReader.js');
 const { readPdfWithPdfjs, readPdfFixtureManifest, PDF_FIXTURES_DIR } = require('../test/support/pdfjs.js');
 const { testScript, assert } = await import('./lib/expectations.mjs');
-const { ensureTools, renderImages, RENDERERS, tool } = await import('./lib/renderPages.mjs');
+const { ensureTools, readPpm, renderImages, RENDERERS, tool } = await import('./lib/renderPages.mjs');
 const { comparePage, pointsOf, quadOfBox } = await import('./lib/renderCompare.mjs');
 
 const SAMPLE = (n) => (n <= 12 ? Array.from({ length: n }, (_, i) => i + 1) : [...new Set([1, 2, Math.round(n / 4), Math.round(n / 2), Math.round((3 * n) / 4), n - 1, n])]);
@@ -99,7 +99,7 @@ async function rewrite(bytes, writer, words) {
 			if (!words.has(page.number)) continue;
 			const lines = await pdf.lines(page.number, undefined, { sources: true });
 			for (const pick of pickWords(lines, words.get(page.number))) {
-				tags.push({ page: page.number, text: pick.text, box: pick.box, quad: quadOf(pick, lines) });
+				tags.push({ page: page.number, text: pick.text, box: pick.box, quad: quadOf(pick, lines), band: 0.25 * pick.line.size });
 				const why = writer === 'line' ? remover.removeText(page.number, pick.line, 0, pick.line.text.length) : writer === 'none' ? undefined : remover.removeText(page.number, pick.line, pick.start, pick.end);
 				if (why) skipped.push({ page: page.number, text: pick.text, reason: why });
 			}
@@ -123,21 +123,57 @@ async function rewrite(bytes, writer, words) {
  * Words to hide on a real document's page, standing in for tags: up to three (the first, a middle and the last
  * candidate) of five or more ASCII letters, standing alone as a tag does (white space or the line's end on both
  * sides, a punctuation mark after), that the reader's lines and the extractors' texts (`texts`: pdf.js's and
- * poppler's, of the page) each hold exactly once, white space aside, so the text rule can find each where it was.
+ * poppler's, of the page) each hold exactly once, white space aside, so the text rule can find each where it was,
+ * on plain paper (`plain`: one colour under the box once the text is gone) and clear of every other line's box, as
+ * tags are: the check reads the background from the ring around a box, which a drawing under the word (scons' title
+ * page graph) is not, and cannot tell another line's ink reaching into the box from the word's left behind. Each gets
+ * a band of 0.25 em around its outline where ink may go (an italic f's tail, a descender; the tag fixtures keep 2 px).
  */
-function pickWords(lines, texts) {
+function pickWords(lines, [texts, plain]) {
 	const flat = (s) => s.replace(/\s+/g, '');
 	const ours = flat(lines.map((l) => l.text).join(''));
 	const once = (text, word) => text.split(word).length === 2;
 	const candidates = [];
+	const boxes = lines.map((l) => boxOf(l, 0, l.text.length));
+	const overlaps = (box, line) => lines.some((o, i) => o !== line && boxes[i].left < box.right && boxes[i].right > box.left && boxes[i].top < box.bottom && boxes[i].bottom > box.top);
 	for (const line of lines) {
 		for (const m of line.text.matchAll(/(?<=^|\s)[A-Za-z]{5,}(?=[.,;:]?(?:\s|$))/g)) {
 			if (!once(ours, m[0]) || !texts.every((t) => once(flat(t), m[0]))) continue;
-			candidates.push({ line, start: m.index, end: m.index + m[0].length, text: m[0], box: boxOf(line, m.index, m.index + m[0].length) });
+			const box = boxOf(line, m.index, m.index + m[0].length);
+			if (plain(box, 0.25 * line.size) && !overlaps(box, line)) candidates.push({ line, start: m.index, end: m.index + m[0].length, text: m[0], box });
 		}
 	}
 	const at = [...new Set([0, Math.floor(candidates.length / 2), candidates.length - 1])].filter((i) => i >= 0 && i < candidates.length);
 	return at.map((i) => candidates[i]);
+}
+
+/** The pages drawn without their text (Ghostscript's -dFILTERTEXT): Map page → image. */
+function textFree(file, pages, dir) {
+	tool('gs', ['-q', '-dNOPAUSE', '-dBATCH', '-dSAFER', '-dUseCropBox', '-dFILTERTEXT', '-sDEVICE=ppmraw', `-r${DPI}`, `-sPageList=${pages.join(',')}`, `-sOutputFile=${path.join(dir, 'bare-%d.ppm')}`, file]);
+	return new Map(pages.map((page, i) => {
+		const file = path.join(dir, `bare-${i + 1}.ppm`);
+		const image = readPpm(fs.readFileSync(file));
+		fs.rmSync(file);
+		return [page, image];
+	}));
+}
+
+/** Whether every pixel of `box` (points) widened by its band (points) and the margin, the whole area the check reads
+ * its background from, is one colour in `image`. */
+function plainUnder(image, box, band) {
+	if (!image) return false;
+	const grow = Math.max(MARGIN, Math.ceil(band * SCALE)) + MARGIN;
+	const [x0, y0] = [Math.max(0, Math.floor(box.left * SCALE) - grow), Math.max(0, Math.floor(box.top * SCALE) - grow)];
+	const [x1, y1] = [Math.min(image.width, Math.ceil(box.right * SCALE) + grow), Math.min(image.height, Math.ceil(box.bottom * SCALE) + grow)];
+	const d = image.data;
+	const first = (y0 * image.width + x0) * 3;
+	for (let y = y0; y < y1; y++) {
+		for (let x = x0; x < x1; x++) {
+			const at = (y * image.width + x) * 3;
+			if (d[at] !== d[first] || d[at + 1] !== d[first + 1] || d[at + 2] !== d[first + 2]) return false;
+		}
+	}
+	return true;
 }
 
 /** The real documents' manifest entries as fixtures: the PDF's bytes (committed, or from the package cache). */
@@ -154,7 +190,9 @@ function realFixtures() {
 /**
  * A tag's outline: its glyphs' em boxes from the first to the last (the reader's glyphs: origin, advance and height
  * vectors in viewport points; the em box spans -0.2 to 0.8 of the height, as the reader's boxes do), a parallelogram
- * along the baseline; the occurrence in its line whose bounds are the tag's box. The box itself when none matches.
+ * along the baseline; the occurrence in its line whose bounds are the tag's box. The outline reaches down to -0.3 em:
+ * a descender goes deeper than the reader's box (the g of "Young" in pxfonts' Palatino, 0.27 em). The box itself when
+ * none matches.
  */
 function quadOf(tag, lines) {
 	for (const line of lines) {
@@ -168,7 +206,7 @@ function quadOf(tag, lines) {
 			const xs = quad.map(([x]) => x);
 			const ys = quad.map(([, y]) => y);
 			const box = tag.box;
-			if (Math.abs(Math.min(...xs) - box.left) + Math.abs(Math.max(...xs) - box.right) + Math.abs(Math.min(...ys) - box.top) + Math.abs(Math.max(...ys) - box.bottom) < 0.5) return quad;
+			if (Math.abs(Math.min(...xs) - box.left) + Math.abs(Math.max(...xs) - box.right) + Math.abs(Math.min(...ys) - box.top) + Math.abs(Math.max(...ys) - box.bottom) < 0.5) return [[fx - 0.3 * fhx, fy - 0.3 * fhy], [lx + lax - 0.3 * lhx, ly + lay - 0.3 * lhy], [lx + lax + 0.8 * lhx, ly + lay + 0.8 * lhy], [fx + 0.8 * fhx, fy + 0.8 * fhy]];
 		}
 	}
 	return quadOfBox(tag.box);
@@ -217,21 +255,21 @@ function sameTextWithoutTags(name, before, after, tags) {
 		for (const tag of tags.filter((t) => t.page === page)) {
 			const pattern = tagPattern(tag.text);
 			assert(pattern.test(text), `${name} p${page}: the original's text does not show the tag ${tag.text}`);
-			expected = expected.replace(pattern, '\u0001');
+			expected = expected.replace(pattern, '\uFFFF');
 		}
 		const got = after.get(page) ?? '';
 		const left = tags.filter((t) => t.page === page && tagPattern(t.text).test(got));
 		assert(!left.length, `${name} p${page}: tag text still extracted: ${left.map((t) => t.text).join(', ')}`);
-		const tokens = expected.match(/[^\s\u0001]+|[\s\u0001]+/g) ?? [];
-		const body = tokens.map((t) => (/^[\s\u0001]/.test(t) ? (t.includes('\u0001') ? '\\s*' : '\\s+') : escape(t))).join('');
+		const tokens = expected.match(/[^\s\uFFFF]+|[\s\uFFFF]+/g) ?? [];
+		const body = tokens.map((t) => (/^[\s\uFFFF]/.test(t) ? (t.includes('\uFFFF') ? '\\s*' : '\\s+') : escape(t))).join('');
 		if (!new RegExp(`^\\s*${body}\\s*$`).test(got)) {
-			const want = expected.replace(/[\s\u0001]+/g, '');
+			const want = expected.replace(/[\s\uFFFF]+/g, '');
 			const have = got.replace(/\s+/g, '');
 			let at = 0;
 			while (at < want.length && want[at] === have[at]) at++;
-			assert(false, at < Math.max(want.length, have.length) ? `${name} p${page}: the text differs at character ${at} (white space aside): expected "${want.slice(Math.max(0, at - 30), at + 30)}", got "${have.slice(Math.max(0, at - 30), at + 30)}"` : `${name} p${page}: the same characters, but a space between two words (not where a tag was) came or went: expected ${JSON.stringify(expected.replace(/\u0001/g, '⟨tag⟩').slice(0, 600))}, got ${JSON.stringify(got.slice(0, 600))}`);
+			assert(false, at < Math.max(want.length, have.length) ? `${name} p${page}: the text differs at character ${at} (white space aside): expected "${want.slice(Math.max(0, at - 30), at + 30)}", got "${have.slice(Math.max(0, at - 30), at + 30)}"` : `${name} p${page}: the same characters, but a space between two words (not where a tag was) came or went: expected ${JSON.stringify(expected.replace(/\uFFFF/g, '⟨tag⟩').slice(0, 600))}, got ${JSON.stringify(got.slice(0, 600))}`);
 		}
-		words += tokens.filter((t) => !/^[\s\u0001]/.test(t)).length;
+		words += tokens.filter((t) => !/^[\s\uFFFF]/.test(t)).length;
 	}
 	return `${before.size} pages, ${words} words the same, no tag text`;
 }
@@ -280,7 +318,8 @@ async function oneFile(fixture, work) {
 			bytes = fixture.path.endsWith('.gz') ? zlib.gunzipSync(raw) : raw;
 			fs.writeFileSync(before, bytes);
 			const [js, pop] = [await pdfjsText(bytes, pages), popplerText(before, pages)];
-			words = new Map(pages.map((p) => [p, [js.get(p) ?? '', pop.get(p) ?? '']]));
+			const bare = textFree(before, pages, work);
+			words = new Map(pages.map((p) => [p, [[js.get(p) ?? '', pop.get(p) ?? ''], (box, band) => plainUnder(bare.get(p), box, band)]]));
 		});
 		if (!ready) return;
 	} else bytes = fs.readFileSync(path.join(PDF_FIXTURES_DIR, name));
@@ -335,7 +374,7 @@ async function oneFile(fixture, work) {
 		const rendered = await check(`${name}: ${renderer}: ${pages.length < fixture.pages ? `pages ${pages.join(',')} of ${fixture.pages}` : `${pages.length} pages`} rendered before and after at ${DPI} dpi`, async () => {
 			const a = renderImages(renderer, before, pages, DPI, work, password);
 			const b = renderImages(renderer, after, pages, DPI, work, password);
-			pageResults = pages.map((page) => ({ page, ...comparePage(a.get(page), b.get(page), result.tags.filter((t) => t.page === page).map((t) => t.quad), { scale: SCALE, margin: MARGIN }) }));
+			pageResults = pages.map((page) => ({ page, ...comparePage(a.get(page), b.get(page), result.tags.filter((t) => t.page === page).map((t) => (t.band ? { quad: t.quad, band: t.band } : t.quad)), { scale: SCALE, margin: MARGIN }) }));
 			for (const r of pageResults) add(fixture.producer, renderer, r);
 			return pageResults.map((r) => `p${r.page} ${r.sizeBefore}`).join(', ');
 		});
