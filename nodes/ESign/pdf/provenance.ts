@@ -95,9 +95,29 @@ export class SourceRecorder {
 }
 
 /** The content streams the reader ran, by id: `page N` for a page's /Contents (read as one), else a form's "num gen". */
-export class SourceTable {
-	readonly keys: string[] = [];
+/** Strings numbered in the order first seen, each kept once. */
+class Interner {
+	readonly values: string[] = [];
 	private readonly ids = new Map<string, number>();
+
+	id(value: string): number {
+		let id = this.ids.get(value);
+		if (id === undefined) {
+			id = this.values.length;
+			this.values.push(value);
+			this.ids.set(value, id);
+		}
+		return id;
+	}
+}
+
+export class SourceTable {
+	private readonly streams = new Interner();
+	private readonly fonts = new Interner();
+	/** The streams by id (`page N` or a form's "num gen"). */
+	readonly keys = this.streams.values;
+	/** Font resource names by index (GlyphSource.font). */
+	readonly names = this.fonts.values;
 	/** The last page read with sources: its content's id and decoded bytes (the tag remover rewrites them at once). */
 	lastPage: { stream: number; data: Uint8Array } | undefined;
 	/** Rewrites still deflating (the tag remover's): the next page's read waits while there are many, so memory holds a
@@ -117,27 +137,11 @@ export class SourceTable {
 		while (this.busy.size > most) await Promise.race(this.busy);
 	}
 
-	/** Font resource names by index (GlyphSource.font), each kept once. */
-	readonly names: string[] = [];
-	private readonly nameIds = new Map<string, number>();
-
 	nameId(name: string): number {
-		let id = this.nameIds.get(name);
-		if (id === undefined) {
-			id = this.names.length;
-			this.names.push(name);
-			this.nameIds.set(name, id);
-		}
-		return id;
+		return this.fonts.id(name);
 	}
 
 	id(key: string): number {
-		let id = this.ids.get(key);
-		if (id === undefined) {
-			id = this.keys.length;
-			this.keys.push(key);
-			this.ids.set(key, id);
-		}
-		return id;
+		return this.streams.id(key);
 	}
 }
