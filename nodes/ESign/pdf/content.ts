@@ -103,7 +103,7 @@ export class ContentRunner {
 		let advance = 0;
 		let vertical = false;
 		// Sources (only when asked): the operator's bytes, the string's place in a TJ array, the code's in the string.
-		const source: GlyphSource | undefined = this.sources ? { stream, opStart: 0, opEnd: 0, item: 0, code: 0, length: 0, advance: 0, size: 0, vertical: false, font: -1, rise: 0, up: 0 } : undefined;
+		const source: GlyphSource | undefined = this.sources ? { stream, opStart: 0, opEnd: 0, item: 0, code: 0, length: 0, size: 0, vertical: false, font: -1, rise: 0, up: 0 } : undefined;
 		placed.source = source;
 		let opStart = 0;
 		const each = (glyph: Glyph) => {
@@ -121,7 +121,6 @@ export class ContentRunner {
 			const spacing = charSpacing + (glyph.wordSpace ? wordSpacing : 0);
 			if (source) {
 				source.length = glyph.bytes;
-				source.advance = glyph.width * size + spacing;
 				source.size = size;
 				source.vertical = vertical;
 				source.rise = rise;

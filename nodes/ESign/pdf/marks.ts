@@ -2,12 +2,12 @@ import { Src } from './provenance';
 
 /**
  * The tag remover's marked glyphs, packed: the integer fields (stream, operator, TJ item, code range, font name) in one
- * Int32Array and the advance, font size, rise and lift in one Float64Array, 60 bytes a glyph, grown by doubling. A long contract's
+ * Int32Array and the font size, rise and lift in one Float64Array, 52 bytes a glyph, grown by doubling. A long contract's
  * thousands of tag glyphs then weigh a fraction of the file, not an array object each.
  */
 
 const INTS = 7;
-const NUMS = 4;
+const NUMS = 3;
 
 export class GlyphStore {
 	private ints = new Int32Array(INTS * 256);
@@ -28,10 +28,9 @@ export class GlyphStore {
 		const i = this.count++;
 		this.ints.set([sources[at + Src.Stream], sources[at + Src.OpStart], sources[at + Src.OpEnd], sources[at + Src.Item], sources[at + Src.Code], sources[at + Src.Length], sources[at + Src.Font]], i * INTS);
 		const n = i * NUMS;
-		this.nums[n] = sources[at + Src.Advance];
-		this.nums[n + 1] = sources[at + Src.Size];
-		this.nums[n + 2] = sources[at + Src.Rise];
-		this.nums[n + 3] = lift;
+		this.nums[n] = sources[at + Src.Size];
+		this.nums[n + 1] = sources[at + Src.Rise];
+		this.nums[n + 2] = lift;
 		return i;
 	}
 
@@ -54,6 +53,6 @@ export class GlyphStore {
 		const t = this.ints;
 		const n = i * NUMS;
 		const v = this.nums;
-		return [t[o], t[o + 1], t[o + 2], t[o + 3], t[o + 4], t[o + 5], v[n], v[n + 1], 0, t[o + 6], v[n + 2], v[n + 3]];
+		return [t[o], t[o + 1], t[o + 2], t[o + 3], t[o + 4], t[o + 5], v[n], 0, t[o + 6], v[n + 1], v[n + 2]];
 	}
 }

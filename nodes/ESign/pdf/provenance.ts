@@ -16,8 +16,6 @@ export interface GlyphSource {
 	/** the code's byte offset and length in the (decoded) string operand */
 	code: number;
 	length: number;
-	/** the advance the glyph takes along the line before Tz, in text space: w0·Tfs + Tc (+ Tw for code 32) */
-	advance: number;
 	/** Tfs, the font size the operator ran with */
 	size: number;
 	vertical: boolean;
@@ -30,7 +28,7 @@ export interface GlyphSource {
 }
 
 /** Numbers per glyph in `TextLine.sources`, in the order of `Src`. */
-export const SOURCE_SIZE = 12;
+export const SOURCE_SIZE = 11;
 
 export const enum Src {
 	Stream,
@@ -39,7 +37,6 @@ export const enum Src {
 	Item,
 	Code,
 	Length,
-	Advance,
 	Size,
 	Vertical,
 	Font,
@@ -71,7 +68,6 @@ export class SourceRecorder {
 		d[at++] = s.item;
 		d[at++] = s.code;
 		d[at++] = s.length;
-		d[at++] = s.advance;
 		d[at++] = s.size;
 		d[at++] = s.vertical ? 1 : 0;
 		d[at++] = s.font;

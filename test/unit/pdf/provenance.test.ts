@@ -14,14 +14,13 @@ const source = (n: number): GlyphSource => ({
 	item: n + 3,
 	code: n + 4,
 	length: n + 5,
-	advance: n + 0.5,
 	size: n + 0.25,
 	vertical: n % 2 === 1,
 	font: n + 6,
 	rise: n + 0.125,
 	up: n + 0.0625,
 });
-const numbers = (n: number) => [n, n + 1, n + 2, n + 3, n + 4, n + 5, n + 0.5, n + 0.25, n % 2, n + 6, n + 0.125, n + 0.0625];
+const numbers = (n: number) => [n, n + 1, n + 2, n + 3, n + 4, n + 5, n + 0.25, n % 2, n + 6, n + 0.125, n + 0.0625];
 
 /** A horizontal glyph at (x, 100) with the source numbered `n` (the runner refills one record: copied here). */
 const glyph = (text: string, x: number, n: number): PlacedGlyph => ({ text, x, y: 100, ax: 5, ay: 0, hx: 0, hy: -10, source: source(n) });
