@@ -12,6 +12,7 @@ import { updateBlocker } from './safety';
 import type { Prepared } from './streamEdit';
 import { flateDict, loadStream, opKey, prepareStream } from './streamEdit';
 import { GlyphStore } from './marks';
+import { hiddenFonts } from './hiddenFonts';
 
 /**
  * The tag remover: marks the glyphs of tags (found in lines read with sources) and writes an incremental update in
@@ -208,64 +209,12 @@ export class TagRemover {
 		const list: UpdateObject[] = [];
 		const others = new Map(extra.map((object) => [new PdfRef(object.num, object.gen).key, object]));
 		let next = firstFreeNumber(this.doc.xref.trailer, this.doc.xref.entries.keys());
-		// The font copies hidden glyphs are shown in: one per font object, its ToUnicode giving a space for every code
-		// hidden in it anywhere. Each goes into the /Font dictionary the stream's names are looked up in: an indirect one
-		// (shared by every page, as LibreOffice writes it) is redefined once with all the copies its streams use.
-		const copies = new Map<string, { dict: PdfDict; codes: Set<string>; ref: PdfRef }>();
-		const targets = new Map<string, { ref?: PdfRef; base: PdfDict; fonts: PdfDict; inFonts: boolean }>();
-		const targetOf = new Map<Prepared, string>();
-		for (const [stream, result] of results) {
-			if (!result.hidden.size) continue;
-			const resources = result.resources ?? new PdfDict();
-			const fontsEntry = resources.get('Font');
-			const own = result.page ? result.page.dict.get('Resources') : result.form?.dict.get('Resources');
-			const ref = fontsEntry instanceof PdfRef ? fontsEntry : own instanceof PdfRef ? own : undefined;
-			const key = fontsEntry instanceof PdfRef ? `fonts ${fontsEntry.key}` : own instanceof PdfRef ? `resources ${own.key}` : `stream ${stream}`;
-			let target = targets.get(key);
-			if (!target) {
-				const fonts = (await this.doc.dict(resources, 'Font')) ?? new PdfDict();
-				const redefined = ref ? others.get(ref.key)?.value : undefined;
-				others.delete(ref?.key ?? '');
-				const base = redefined instanceof PdfDict ? redefined : fontsEntry instanceof PdfRef ? fonts : resources;
-				target = { ref, base, fonts: fontsEntry instanceof PdfRef ? base : fonts, inFonts: fontsEntry instanceof PdfRef };
-				targets.set(key, target);
-			}
-			targetOf.set(result, key);
-			for (const [original, { name, codes }] of result.hidden) {
-				const entry = target.fonts.get(original);
-				const copyKey = entry instanceof PdfRef ? entry.key : `${key} ${original}`;
-				let copy = copies.get(copyKey);
-				if (!copy) {
-					const dict = await this.doc.resolve(entry);
-					// Not a font dictionary: the name stands for the same broken value (renderers cope with it as before).
-					if (!(dict instanceof PdfDict) && entry !== undefined) {
-						target.fonts = target.fonts.with(name, entry);
-						continue;
-					}
-					copy = { dict: dict instanceof PdfDict ? dict : new PdfDict(), codes: new Set(), ref: new PdfRef(next++, 0) };
-					copies.set(copyKey, copy);
-				}
-				for (const code of codes) copy.codes.add(code);
-				target.fonts = target.fonts.with(name, copy.ref);
-			}
-		}
-		for (const copy of copies.values()) {
-			const cmap = new PdfRef(next++, 0);
-			list.push({ num: cmap.num, gen: 0, value: new PdfDict(), stream: spacesCMap(copy.codes) });
-			list.push({ num: copy.ref.num, gen: 0, value: copy.dict.with('ToUnicode', cmap) });
-		}
-		// Redefined: a shared /Font dictionary, or shared resources with their /Font; inline ones go on their page or form.
-		const resourcesOf = new Map<Prepared, PdfDict>();
-		for (const target of targets.values()) {
-			if (target.ref) list.push({ num: target.ref.num, gen: target.ref.gen, value: target.inFonts ? target.fonts : target.base.with('Font', target.fonts) });
-		}
-		for (const [result, key] of targetOf) {
-			const target = targets.get(key);
-			if (target && !target.ref) resourcesOf.set(result, target.base.with('Font', target.fonts));
-		}
+		// The font copies the hidden glyphs are shown in, first; then each stream's page or form, with its resources.
+		const hidden = await hiddenFonts(this.doc, results, others, () => next++);
+		list.push(...hidden.objects);
 		for (const result of results.values()) {
 			const data = await (result.output as Promise<Uint8Array>);
-			const resources = resourcesOf.get(result);
+			const resources = hidden.resourcesOf.get(result);
 			if (result.page?.ref) {
 				// A new stream for the page's content (its old streams may be shared with other pages), the page redefined.
 				const contentNum = next++;
@@ -286,33 +235,6 @@ export class TagRemover {
 		const bytes = withUpdate(this.doc.data, this.doc.xref.trailer, list, next);
 		return { bytes, changed: true, removed: tags.length, skipped: [...this.skipped] };
 	}
-}
-
-/**
- * A ToUnicode CMap (9.10.3) giving U+0020 for each code (hex, as `hexString` writes it): a hidden glyph reads as a
- * space, not as the tag's letters, in every text extractor (an empty mapping reads as the raw code in some).
- */
-export function spacesCMap(codes: Iterable<string>): Uint8Array {
-	const sorted = [...codes].sort();
-	const lengths = [...new Set(sorted.map((code) => (code.length - 2) / 2))].sort((a, b) => a - b);
-	const lines = [
-		'/CIDInit /ProcSet findresource begin',
-		'12 dict begin',
-		'begincmap',
-		'/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def',
-		'/CMapName /ESign-Hidden-UCS def',
-		'/CMapType 2 def',
-		`${lengths.length} begincodespacerange`,
-		...lengths.map((n) => `<${'00'.repeat(n)}> <${'FF'.repeat(n)}>`),
-		'endcodespacerange',
-	];
-	// At most 100 entries a block (the CMap format's limit).
-	for (let i = 0; i < sorted.length; i += 100) {
-		const block = sorted.slice(i, i + 100);
-		lines.push(`${block.length} beginbfchar`, ...block.map((code) => `${code} <0020>`), 'endbfchar');
-	}
-	lines.push('endcmap', 'CMapName currentdict /CMap defineresource pop', 'end', 'end', '');
-	return new TextEncoder().encode(lines.join('\n'));
 }
 
 /** Points a hidden glyph moves at least: twice the diagonal of the largest page (14,400 pt a side). */

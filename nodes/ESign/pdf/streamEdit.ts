@@ -34,7 +34,9 @@ export interface Prepared {
 	/** the font copies its hidden glyphs are shown in: by the original font's resource name, the copy's name and the
 	 * codes shown in it (hex) */
 	hidden: Map<string, { name: string; codes: Set<string> }>;
+	/** the resources its names are looked up in, and their /Font dictionary (resolved) */
 	resources?: PdfDict;
+	fonts?: PdfDict;
 	page?: PdfPage;
 	form?: PdfStream;
 }
@@ -114,7 +116,7 @@ export function prepareStream(loaded: Loaded | string, stream: number, glyphs: I
 	const output = failed.size ? undefined : deflate(applyEdits(loaded.data, edits));
 	// Started now: the deflate runs while the next pages are read.
 	output?.catch(() => undefined);
-	return { count, failed, output, hidden, resources: loaded.resources, page: loaded.page, form: loaded.form };
+	return { count, failed, output, hidden, resources: loaded.resources, fonts, page: loaded.page, form: loaded.form };
 }
 
 /**
