@@ -27,7 +27,6 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import zlib from 'node:zlib';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const NODE24 = path.join(ROOT, 'node_modules', '.bin', 'node');
@@ -42,10 +41,9 @@ const require = createRequire(import.meta.url);
 const { comparePage, addUp, percent } = require('./lib/realPdfsMetrics.js');
 const { compileReader } = require('../test/support/pdfReader.js');
 const { testScript, assert } = await import('./lib/expectations.mjs');
+const { CACHE, debOf, fetchPackages, bytesOf, readRealManifest } = await import('./lib/realPdfCache.mjs');
 const { readPdf } = await import('../test/support/pdfjsOracle.mjs');
 
-const REAL = path.join(ROOT, 'test', 'fixtures', 'real');
-const CACHE = path.join(ROOT, '.real-pdfs');
 const LETTER_BAR = 99.9; // % of pdf.js's letters and digits, every file (the issue's bar)
 // % of the words compared (seen once on a page by both readers) whose anchor lies within 1 pt of pdf.js's: the
 // issue's aim, all of them. Measured 2026-11-28: 44,916 of 44,918 over the corpus, every file at 100% but one
@@ -64,56 +62,6 @@ function parseArgs(argv) {
 		else throw new Error(`unknown option ${a} (node scripts/real-pdfs.mjs [--fetch] [--only TEXT] [--pages N] [--json FILE] [--figures FILE])`);
 	}
 	return opts;
-}
-
-const sh = (cmd, args, options = {}) => {
-	const run = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 64 << 20, ...options });
-	if (run.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${run.error?.message ?? `exit ${run.status}`}): ${(run.stderr || '').trim().slice(-800)}`);
-	return run.stdout;
-};
-
-const DEBS = path.join(CACHE, 'debs');
-
-/** The package's .deb in the cache, or undefined. */
-function debOf(pkg) {
-	const file = fs.existsSync(DEBS) && fs.readdirSync(DEBS).find((f) => f.startsWith(`${pkg}_`) && f.endsWith('.deb'));
-	return file ? path.join(DEBS, file) : undefined;
-}
-
-/** Downloads the packages the cache lacks, by name, in one apt-get call; throws when apt-get fails. */
-function fetchPackages(packages) {
-	const missing = packages.filter((pkg) => !debOf(pkg));
-	if (!missing.length) return;
-	fs.mkdirSync(DEBS, { recursive: true });
-	// apt-get knows no package before the first `apt-get update` on a fresh machine.
-	const lists = fs.existsSync('/var/lib/apt/lists') ? fs.readdirSync('/var/lib/apt/lists').filter((f) => f.includes('Packages')) : [];
-	if (!lists.length) sh('apt-get', ['update']);
-	sh('apt-get', ['download', ...missing], { cwd: DEBS });
-}
-
-/** The files of one package that the manifest names, taken out of its .deb (only those, not the whole package). */
-function extract(deb, pkg, members) {
-	const dir = path.join(CACHE, 'pkgs', path.basename(deb, '.deb'));
-	const missing = members.filter((m) => !fs.existsSync(path.join(dir, m)));
-	if (missing.length) {
-		fs.mkdirSync(dir, { recursive: true });
-		const tar = spawnSync('dpkg-deb', ['--fsys-tarfile', deb], { maxBuffer: 1 << 30 });
-		if (tar.status !== 0) throw new Error(`dpkg-deb --fsys-tarfile ${deb} failed: ${String(tar.stderr).slice(-400)}`);
-		sh('tar', ['-x', '-C', dir, ...missing.map((m) => `./${m}`)], { input: tar.stdout });
-	}
-	return dir;
-}
-
-/** The PDF's bytes for a manifest entry: committed, or from the package cache; `.gz` files unpacked. */
-function bytesOf(entry, opts) {
-	if (entry.committed) return fs.readFileSync(path.join(REAL, entry.committed));
-	const deb = debOf(entry.package);
-	assert(deb, `${entry.package} is not in ${path.relative(ROOT, CACHE)}/ (run with --fetch)`);
-	// Every file the manifest takes from this package at once: each pass unpacks the whole package.
-	const members = opts.manifest.files.filter((e) => e.package === entry.package && !e.committed).map((e) => e.path);
-	const dir = extract(deb, entry.package, members);
-	const raw = fs.readFileSync(path.join(dir, entry.path));
-	return entry.path.endsWith('.gz') ? zlib.gunzipSync(raw) : raw;
 }
 
 let reader;
@@ -153,7 +101,7 @@ function figureLine(name, f) {
 
 async function run() {
 	const opts = parseArgs(process.argv.slice(2));
-	const manifest = JSON.parse(fs.readFileSync(path.join(REAL, 'manifest.json'), 'utf8'));
+	const manifest = readRealManifest();
 	opts.manifest = manifest;
 	const entries = manifest.files.filter((e) => !opts.only || [e.id, e.package, e.producer, e.family].some((s) => s?.includes(opts.only)));
 	const { check, skip, say, main } = testScript('real-pdfs');
@@ -174,7 +122,7 @@ async function run() {
 			const label = `${entry.id} (${entry.family}: ${entry.producer})`;
 			let result;
 			const read = await check(`${label}: read by both`, async () => {
-				const bytes = bytesOf(entry, opts);
+				const bytes = bytesOf(entry, opts.manifest);
 				const sha256 = createHash('sha256').update(bytes).digest('hex');
 				result = await compareFile(entry, bytes, Math.min(entry.pages, opts.pages ?? Infinity));
 				result.changed = sha256 !== entry.sha256;

@@ -30,7 +30,6 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { spawnSync } from 'node:child_process';
 
@@ -48,6 +47,7 @@ const { readPdfWithPdfjs, readPdfFixtureManifest, PDF_FIXTURES_DIR } = require('
 const { testScript, assert } = await import('./lib/expectations.mjs');
 const { ensureTools, readPpm, renderImages, RENDERERS, tool } = await import('./lib/renderPages.mjs');
 const { comparePage, pointsOf, quadOfBox } = await import('./lib/renderCompare.mjs');
+const { bytesOf, readRealManifest } = await import('./lib/realPdfCache.mjs');
 
 const SAMPLE = (n) => (n <= 12 ? Array.from({ length: n }, (_, i) => i + 1) : [...new Set([1, 2, Math.round(n / 4), Math.round(n / 2), Math.round((3 * n) / 4), n - 1, n])]);
 
@@ -132,13 +132,14 @@ async function rewrite(bytes, writer, words) {
 function pickWords(lines, [texts, plain]) {
 	const flat = (s) => s.replace(/\s+/g, '');
 	const ours = flat(lines.map((l) => l.text).join(''));
+	const theirs = texts.map(flat);
 	const once = (text, word) => text.split(word).length === 2;
 	const candidates = [];
 	const boxes = lines.map((l) => boxOf(l, 0, l.text.length));
 	const overlaps = (box, line) => lines.some((o, i) => o !== line && boxes[i].left < box.right && boxes[i].right > box.left && boxes[i].top < box.bottom && boxes[i].bottom > box.top);
 	for (const line of lines) {
 		for (const m of line.text.matchAll(/(?<=^|\s)[A-Za-z]{5,}(?=[.,;:]?(?:\s|$))/g)) {
-			if (!once(ours, m[0]) || !texts.every((t) => once(flat(t), m[0]))) continue;
+			if (!once(ours, m[0]) || !theirs.every((t) => once(t, m[0]))) continue;
 			const box = boxOf(line, m.index, m.index + m[0].length);
 			if (plain(box, 0.25 * line.size) && !overlaps(box, line)) candidates.push({ line, start: m.index, end: m.index + m[0].length, text: m[0], box });
 		}
@@ -176,14 +177,12 @@ function plainUnder(image, box, band) {
 	return true;
 }
 
-/** The real documents' manifest entries as fixtures: the PDF's bytes (committed, or from the package cache). */
+/** The real documents' manifest entries as fixtures; their bytes come from the cache `npm run test:real-pdfs` fills. */
 function realFixtures() {
-	const dir = path.join(ROOT, 'test', 'fixtures', 'real');
-	const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8'));
+	const manifest = readRealManifest();
 	return manifest.files.map((entry) => {
-		const file = entry.committed ? path.join(dir, entry.committed) : path.join(ROOT, '.real-pdfs', 'pkgs', fs.readdirSync(path.join(ROOT, '.real-pdfs', 'pkgs')).find((d) => d.startsWith(`${entry.package}_`)) ?? entry.package, entry.path);
 		const pages = Math.min(entry.pages, entry.numPages ?? entry.pages);
-		return { file: `${entry.id}.pdf`, producer: entry.family ?? entry.producer, pages, sample: [...new Set([1, Math.min(2, pages), Math.ceil(pages / 2)])], features: [], tags: [], path: file, words: true };
+		return { file: `${entry.id}.pdf`, producer: entry.family ?? entry.producer, pages, sample: [...new Set([1, Math.min(2, pages), Math.ceil(pages / 2)])], features: [], tags: [], words: { entry, manifest } };
 	});
 }
 
@@ -313,9 +312,7 @@ async function oneFile(fixture, work) {
 	let words;
 	if (fixture.words) {
 		const ready = await check(`${name}: in the cache, and words to hide chosen on pages ${pages.join(',')}`, async () => {
-			assert(fs.existsSync(fixture.path), `${path.relative(ROOT, fixture.path)} is missing: run npm run test:real-pdfs (it fills the cache) first`);
-			const raw = fs.readFileSync(fixture.path);
-			bytes = fixture.path.endsWith('.gz') ? zlib.gunzipSync(raw) : raw;
+			bytes = bytesOf(fixture.words.entry, fixture.words.manifest);
 			fs.writeFileSync(before, bytes);
 			const [js, pop] = [await pdfjsText(bytes, pages), popplerText(before, pages)];
 			const bare = textFree(before, pages, work);
