@@ -191,6 +191,15 @@ describe('operators', () => {
 		expect(text).toMatch(new RegExp(`/Resources <</Font <</F1 <<[^>]*>>/ESignHidden\\.F1 ${copy?.[1]} 0 R>>>>`));
 	});
 
+	it('a font resource that is not a dictionary: no copy is made, the hidden name stands for the same object', async () => {
+		const bytes = page('BT /F1 10 Tf 100 700 Td (Sign {{sig:1}} now) Tj ET', [[7, '42']], { resources: '/Font << /F1 7 0 R >>' });
+		const { result } = await remove(bytes);
+		expect(result.removed).toBe(1);
+		const text = updateText(result, bytes);
+		expect(text).toMatch(/\/Font <<\/F1 7 0 R\/ESignHidden\.F1 7 0 R>>/);
+		expect(text).not.toContain('/ToUnicode');
+	});
+
 	it('a font set by a graphics state (gs /Font), not by a name: the tag stays, with the reason', async () => {
 		const bytes = page('/G1 gs BT 100 700 Td ({{sig:1}}) Tj ET', [], { resources: '/Font << /F1 3 0 R >> /ExtGState << /G1 << /Font [3 0 R 10] >> >>' });
 		const { result, answers } = await remove(bytes);
