@@ -109,7 +109,6 @@ export class PdfText {
 	async lines(pageNumber: number, keep?: (line: TextLine) => boolean, options: { sources?: boolean } = {}): Promise<TextLine[]> {
 		const page = this.pageList[pageNumber - 1];
 		if (!page) return [];
-		if (options.sources) await this.sources.settle(READ_AHEAD);
 		const content = this.content(pageNumber);
 		this.readAhead(pageNumber);
 		const data = await content;

@@ -116,23 +116,6 @@ export class SourceTable {
 	readonly names = this.fonts.values;
 	/** The last page read with sources: its content's id and decoded bytes (the tag remover rewrites them at once). */
 	lastPage: { stream: number; data: Uint8Array } | undefined;
-	/** Rewrites still deflating (the tag remover's): the next page's read waits while there are many, so memory holds a
-	 * few pages' content, not every page's when the deflate falls behind the read. */
-	readonly busy = new Set<Promise<unknown>>();
-
-	track(work: Promise<unknown>): void {
-		// Settled either way: a failed rewrite is reported by write(), never by the next read.
-		const settled: Promise<unknown> = work.then(
-			() => this.busy.delete(settled),
-			() => this.busy.delete(settled),
-		);
-		this.busy.add(settled);
-	}
-
-	async settle(most: number): Promise<void> {
-		while (this.busy.size > most) await Promise.race(this.busy);
-	}
-
 	nameId(name: string): number {
 		return this.fonts.id(name);
 	}

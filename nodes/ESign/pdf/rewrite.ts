@@ -13,6 +13,7 @@ import type { Prepared } from './streamEdit';
 import { flateDict, loadStream, opKey, prepareStream } from './streamEdit';
 import { GlyphStore } from './marks';
 import { hiddenFonts } from './hiddenFonts';
+import { Deflater } from './deflate';
 
 /**
  * The tag remover: marks the glyphs of tags (found in lines read with sources) and writes an incremental update in
@@ -20,8 +21,8 @@ import { hiddenFonts } from './hiddenFonts';
  * (opRewrite.ts says why this way). Only the marked glyphs' operators change: text that only looks alike elsewhere
  * is never touched. Where a rewrite is not safe the file stays as it was.
  *
- * A page's content is rewritten as soon as tags of another page are marked (the node marks page by page), from the
- * bytes its read just decoded, and its deflate runs while the next pages are read: the decoded content is not kept.
+ * A page's content is rewritten and deflated as soon as tags of another page are marked (the node marks page by
+ * page), from the bytes its read just decoded: the decoded content is not kept, only the deflated.
  */
 
 export interface TagRemoval {
@@ -50,6 +51,7 @@ export class TagRemover {
 	private readonly skipped: TagRemoval['skipped'] = [];
 	private readonly used = new WeakMap<TextLine, Set<number>>();
 	private readonly store = new GlyphStore();
+	private readonly deflater = new Deflater();
 	/** the marked glyphs (store indices) by stream */
 	private readonly byStream = new Map<number, number[]>();
 	/** streams rewritten so far (a stream marked again later is rewritten again) */
@@ -131,10 +133,9 @@ export class TagRemover {
 		const count = glyphs.length;
 		const pending = loadStream(this.doc, this.pages, this.sources.keys[stream] ?? '', known).then(async (loaded) => {
 			const fonts = typeof loaded === 'string' ? undefined : await this.doc.dict(loaded.resources, 'Font');
-			return prepareStream(loaded, stream, glyphs.map((i) => this.store.view(i)), count, this.sources.names, fonts);
+			return prepareStream(loaded, stream, glyphs.map((i) => this.store.view(i)), count, this.sources.names, this.deflater, fonts);
 		});
 		pending.catch(() => undefined); // awaited in write()
-		this.sources.track(pending.then((prepared) => prepared.output));
 		this.prepared.set(stream, pending);
 		return pending;
 	}
@@ -213,7 +214,7 @@ export class TagRemover {
 		const hidden = await hiddenFonts(this.doc, results, others, () => next++);
 		list.push(...hidden.objects);
 		for (const result of results.values()) {
-			const data = await (result.output as Promise<Uint8Array>);
+			const data = result.output as Uint8Array;
 			const resources = hidden.resourcesOf.get(result);
 			if (result.page?.ref) {
 				// A new stream for the page's content (its old streams may be shared with other pages), the page redefined.

@@ -1,6 +1,5 @@
 import { PdfDict, PdfError, PdfName, PdfRef, PdfStream } from './objects';
 import type { PdfObject } from './objects';
-import { concat } from './filters';
 import { MAX_WRITE_NESTING } from './limits';
 
 /**
@@ -67,25 +66,4 @@ export function formatObject(value: PdfObject | undefined, depth = 0): string {
 	}
 	if (value instanceof PdfStream) throw new PdfError('unsupported', 'a stream cannot be written inside another object');
 	return 'null';
-}
-
-/**
- * Deflate (zlib format, as /FlateDecode reads it) with the platform's CompressionStream, written and read directly:
- * a Blob and Response around it cost as much again for the small streams of a page's content.
- */
-export async function deflate(data: Uint8Array): Promise<Uint8Array> {
-	const stream = new CompressionStream('deflate');
-	const writer = stream.writable.getWriter();
-	writer.write(data as Uint8Array<ArrayBuffer>).catch(() => undefined);
-	writer.close().catch(() => undefined);
-	const reader = stream.readable.getReader();
-	const chunks: Uint8Array[] = [];
-	let total = 0;
-	for (;;) {
-		const { value, done } = await reader.read();
-		if (done) break;
-		chunks.push(value);
-		total += value.length;
-	}
-	return concat(chunks, total);
 }

@@ -6,7 +6,8 @@ import { pageContent } from './pageContent';
 import type { PdfPage } from './pages';
 import { Src } from './provenance';
 import { decodesFully } from './safety';
-import { deflate, hexString } from './serialize';
+import { hexString } from './serialize';
+import type { Deflater } from './deflate';
 
 /**
  * One content stream's rewrite for the tag remover: its decoded bytes (a page's /Contents read as one, or a form's
@@ -30,7 +31,7 @@ export interface Prepared {
 	/** operators that cannot be rewritten ("stream:opStart") and why */
 	failed: Map<string, string>;
 	/** the new stream's Flate data, when nothing failed */
-	output?: Promise<Uint8Array>;
+	output?: Uint8Array;
 	/** the font copies its hidden glyphs are shown in: by the original font's resource name, the copy's name and the
 	 * codes shown in it (hex) */
 	hidden: Map<string, { name: string; codes: Set<string> }>;
@@ -91,9 +92,9 @@ export async function loadStream(doc: PdfDocument, pages: PdfPage[], key: string
 	return { data, resources, form };
 }
 
-/** The stream rewritten with the glyphs given hidden (all of one stream), or what failed. `fonts`: the stream's /Font
- * resources (the copies' names must not be taken there). */
-export function prepareStream(loaded: Loaded | string, stream: number, glyphs: Iterable<number[]>, count: number, names: readonly string[], fonts?: PdfDict): Prepared {
+/** The stream rewritten with the glyphs given hidden (all of one stream) and deflated, or what failed. `fonts`: the
+ * stream's /Font resources (the copies' names must not be taken there). */
+export function prepareStream(loaded: Loaded | string, stream: number, glyphs: Iterable<number[]>, count: number, names: readonly string[], deflater: Deflater, fonts?: PdfDict): Prepared {
 	const hidden: Prepared['hidden'] = new Map();
 	if (typeof loaded === 'string') return { count, reason: loaded, failed: new Map(), hidden };
 	const { ops } = groupOps(glyphs, names);
@@ -113,9 +114,7 @@ export function prepareStream(loaded: Loaded | string, stream: number, glyphs: I
 			for (const code of result.codes) copy?.codes.add(hexString(code));
 		}
 	}
-	const output = failed.size ? undefined : deflate(applyEdits(loaded.data, edits));
-	// Started now: the deflate runs while the next pages are read.
-	output?.catch(() => undefined);
+	const output = failed.size ? undefined : deflater.deflate(applyEdits(loaded.data, edits));
 	return { count, failed, output, hidden, resources: loaded.resources, fonts, page: loaded.page, form: loaded.form };
 }
 
