@@ -147,28 +147,26 @@ function joined(parts: Uint8Array[]): Uint8Array {
 	return out;
 }
 
-/** `data` with each operator's bytes [start, end) replaced by its new text (edits sorted, not overlapping). */
+/**
+ * `data` with each operator's bytes [start, end) replaced by its new text (edits sorted, not overlapping), each on
+ * lines of its own (the bytes around may be an operand or keyword that needs a separator). The texts are ASCII
+ * (serialize.ts writes strings in hex and names with #xx escapes): written a char a byte, into one buffer.
+ */
 export function applyEdits(data: Uint8Array, edits: Array<{ start: number; end: number; text: string }>): Uint8Array {
-	const encoder = new TextEncoder();
-	const pieces: Uint8Array[] = [];
+	let total = data.length;
+	for (const edit of edits) total += edit.text.length + 2 - (edit.end - edit.start);
+	const out = new Uint8Array(total);
 	let at = 0;
-	let total = 0;
+	let pos = 0;
 	for (const edit of edits) {
-		const before = data.subarray(at, edit.start);
-		// On lines of their own: the bytes around may be an operand or keyword that needs a separator.
-		const text = encoder.encode(`\n${edit.text}\n`);
-		pieces.push(before, text);
-		total += before.length + text.length;
+		out.set(data.subarray(at, edit.start), pos);
+		pos += edit.start - at;
+		out[pos++] = 0x0a;
+		const text = edit.text;
+		for (let k = 0; k < text.length; k++) out[pos++] = text.charCodeAt(k);
+		out[pos++] = 0x0a;
 		at = edit.end;
 	}
-	const rest = data.subarray(at);
-	pieces.push(rest);
-	total += rest.length;
-	const out = new Uint8Array(total);
-	let pos = 0;
-	for (const piece of pieces) {
-		out.set(piece, pos);
-		pos += piece.length;
-	}
+	out.set(data.subarray(at), pos);
 	return out;
 }
