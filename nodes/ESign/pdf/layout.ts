@@ -41,24 +41,29 @@ const ASCENT = 0.8;
 
 /** The em box of glyph `index` of a line. */
 export function emBox(line: TextLine, index: number): Box {
-	const g = line.glyphs;
-	const at = index * 6;
-	const [x, y, ax, ay, hx, hy] = [g[at], g[at + 1], g[at + 2], g[at + 3], g[at + 4], g[at + 5]];
-	let left = Infinity;
-	let top = Infinity;
-	let right = -Infinity;
-	let bottom = -Infinity;
-	for (const s of [0, 1]) {
-		for (const t of [-DESCENT, ASCENT]) {
-			const px = x + s * ax + t * hx;
-			const py = y + s * ay + t * hy;
-			if (px < left) left = px;
-			if (px > right) right = px;
-			if (py < top) top = py;
-			if (py > bottom) bottom = py;
-		}
+	const box = { left: Infinity, top: Infinity, right: -Infinity, bottom: -Infinity };
+	growByEmBox(box, line.glyphs, index * 6);
+	return box;
+}
+
+/** `box` grown to take in the em box of the glyph whose six numbers start at `g[at]` (its four corners). */
+function growByEmBox(box: Box, g: number[], at: number): void {
+	const x = g[at];
+	const y = g[at + 1];
+	const ax = g[at + 2];
+	const ay = g[at + 3];
+	const hx = g[at + 4];
+	const hy = g[at + 5];
+	for (let corner = 0; corner < 4; corner++) {
+		const s = corner & 1;
+		const t = corner < 2 ? -DESCENT : ASCENT;
+		const px = x + s * ax + t * hx;
+		const py = y + s * ay + t * hy;
+		if (px < box.left) box.left = px;
+		if (px > box.right) box.right = px;
+		if (py < box.top) box.top = py;
+		if (py > box.bottom) box.bottom = py;
 	}
-	return { left, top, right, bottom };
 }
 
 /** The displayed page's size: glyphs wholly outside 0..width × 0..height are not text of the page. */
@@ -150,16 +155,13 @@ export class LineBuilder {
 
 /** The box of `text.slice(start, end)` of a line: the union of its glyphs' em boxes. */
 export function boxOf(line: TextLine, start: number, end: number): Box {
-	let box: Box | undefined;
+	const box = { left: Infinity, top: Infinity, right: -Infinity, bottom: -Infinity };
 	let last = -1;
 	for (let i = start; i < end; i++) {
 		const index = line.glyphOf[i];
 		if (index < 0 || index === last) continue;
 		last = index;
-		const b = emBox(line, index);
-		box = box
-			? { left: Math.min(box.left, b.left), top: Math.min(box.top, b.top), right: Math.max(box.right, b.right), bottom: Math.max(box.bottom, b.bottom) }
-			: b;
+		growByEmBox(box, line.glyphs, index * 6);
 	}
-	return box ?? { left: 0, top: 0, right: 0, bottom: 0 };
+	return last < 0 ? { left: 0, top: 0, right: 0, bottom: 0 } : box;
 }
