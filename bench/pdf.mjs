@@ -163,7 +163,8 @@ async function readOursRewrite(bytes, { sample, line } = {}) {
 	}
 	const upload = await remover.write();
 	sample?.('write');
-	return { pages: pdf.pages.length, tags, removed: upload.removed, uploadBytes: upload.bytes.length };
+	// The upload's size from its parts' total, never `bytes` (which joins them: a copy of the file the node never makes).
+	return { pages: pdf.pages.length, tags, removed: upload.removed, uploadBytes: upload.length };
 }
 
 /** pdf.js's text extraction over every page: the baseline. The bytes are copied (pdf.js may take the buffer over). */

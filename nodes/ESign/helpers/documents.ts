@@ -6,11 +6,13 @@ import { randomBytes } from 'crypto';
 import type { ESignRequestOptions } from '../../shared/transport';
 import { eSignApiRequest } from '../../shared/transport';
 import { FileEnds, detectFileType } from '../../shared/fileType';
+import type { RewrittenFile } from './tagRemoval';
 import { fileStem, uploadForm } from './utils';
 
 /**
  * Reads the item's binary through n8n's helpers (works in memory, filesystem and S3 modes),
- * refuses anything that is not PDF/PNG/JPG before any request, and uploads it.
+ * refuses anything that is not PDF/PNG/JPG before any request, and uploads it. `rewritten`: the file to upload
+ * instead (tags or form fields removed), as its parts: the original, then the update, joined only into the body.
  */
 export async function uploadBinary(
 	this: IExecuteFunctions,
@@ -18,14 +20,14 @@ export async function uploadBinary(
 	binaryPropertyName: string,
 	title: string,
 	requestOptions: ESignRequestOptions,
-	rewritten?: Buffer,
+	rewritten?: RewrittenFile,
 ): Promise<IDataObject> {
 	const binaryData = this.helpers.assertBinaryData(i, binaryPropertyName);
 	// Stored binary data (filesystem, S3) is read as a stream, twice: once to check it, once to send it. A rewritten
 	// file (tags removed) is already in memory, and goes up under the binary's own file name.
 	const stored = binaryData.id && !rewritten ? await scanStoredBinary.call(this, binaryData.id) : undefined;
-	const buffer = stored ? undefined : (rewritten ?? (await this.helpers.getBinaryDataBuffer(i, binaryPropertyName)));
-	const ends = stored ? stored.ends : (buffer as Buffer);
+	const buffer = stored || rewritten ? undefined : await this.helpers.getBinaryDataBuffer(i, binaryPropertyName);
+	const ends = stored ? stored.ends : rewritten ? endsOf([rewritten.original, rewritten.update]) : (buffer as Buffer);
 	const detected = detectFileType(ends);
 	const shownName = binaryData.fileName ?? binaryPropertyName;
 	if (!detected) {
@@ -68,12 +70,20 @@ export async function uploadBinary(
 			},
 		})) as IDataObject;
 	}
-	const bytes = buffer ?? (await this.helpers.getBinaryDataBuffer(i, binaryPropertyName));
+	// A rewritten file goes up as its parts, copied once into the body (never joined into one buffer first).
+	const file = rewritten ? [rewritten.original, rewritten.update] : (buffer ?? (await this.helpers.getBinaryDataBuffer(i, binaryPropertyName)));
 	return (await eSignApiRequest.call(this, 'POST', '/documents/upload', {
 		...requestOptions,
 		expect: ['id'],
-		body: uploadForm(bytes, fileName, detected.mimeType, documentTitle),
+		body: uploadForm(file, fileName, detected.mimeType, documentTitle),
 	})) as IDataObject;
+}
+
+/** First bytes and last KB of a file held in parts (all detectFileType needs), the parts not copied. */
+function endsOf(parts: Uint8Array[]): Buffer {
+	const file = new FileEnds();
+	for (const part of parts) if (part.length) file.add(Buffer.from(part.buffer, part.byteOffset, part.length));
+	return file.ends;
 }
 
 /** Size, first bytes and last KB of stored binary data (all detectFileType needs), read as a stream. */

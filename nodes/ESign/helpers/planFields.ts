@@ -7,6 +7,7 @@ import { buildFields, coordinateSettings, fieldsError, isAnchorRow, readFieldRow
 import { formFieldRows, readFormRules } from './formFields';
 import { noTagsError, openPdf, readPdf, tagRows } from './pdfFile';
 import { finishTagRemoval, finishWidgetRemoval, startTagRemoval } from './tagRemoval';
+import type { RewrittenFile } from './tagRemoval';
 
 /**
  * One item's fields, from whichever "Define Fields" it uses, checked and placed before any write: the rows (UI or
@@ -35,7 +36,7 @@ export async function planFields(
 	this: IExecuteFunctions,
 	i: number,
 	input: PlanInput,
-): Promise<{ fields: IDataObject[]; rowCount: number; upload?: Buffer }> {
+): Promise<{ fields: IDataObject[]; rowCount: number; upload?: RewrittenFile }> {
 	const source = this.getNodeParameter('fieldsInput', i);
 	const tags = source === 'tags';
 	const form = source === 'formFields';
@@ -43,7 +44,7 @@ export async function planFields(
 	const anchors = rows.filter(isAnchorRow).map((row) => String(row.anchor_text ?? ''));
 	const settings: CoordinateSettings = coordinateSettings.call(this, i, input.options);
 	// The rewritten file is written last, once every field is placed (from the tags' positions read before) and checked.
-	let finishRemoval: (() => Promise<Buffer | undefined>) | undefined;
+	let finishRemoval: (() => Promise<RewrittenFile | undefined>) | undefined;
 	if (form) {
 		const rules = readFormRules.call(this, i); // checked before the file is read (Replace All downloads it)
 		const file = await input.file();

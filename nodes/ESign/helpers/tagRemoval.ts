@@ -40,9 +40,26 @@ const FORM_FIELDS: Wording = {
 	placed: (many) => `${many ? 'Their eSign fields are' : 'Its eSign field is'} placed all the same`,
 };
 
-/** What every removal answers (TagRemoval, WidgetRemoval). */
+/**
+ * A rewritten file as the parts it goes up in: the original bytes (the binary as read, not copied), then the
+ * incremental update. The upload joins them once, into the request's body (helpers/documents.ts).
+ */
+export interface RewrittenFile {
+	original: Uint8Array;
+	update: Uint8Array;
+	/** the original's length plus the update's */
+	length: number;
+}
+
+/**
+ * What every removal answers (TagRemoval, WidgetRemoval), as far as the node reads it: the parts, never the joined
+ * `bytes` (a copy of the whole file).
+ */
 interface Removal {
-	bytes: Uint8Array;
+	original: Uint8Array;
+	/** undefined: unchanged */
+	update?: Uint8Array;
+	length: number;
 	changed: boolean;
 	reason?: string;
 	removed: number;
@@ -69,26 +86,29 @@ const shown = (list: Array<{ page: number; text: string; reason: string }>) =>
 		.join('; ') + (list.length > 5 ? `; and ${list.length - 5} more` : '');
 
 /**
- * Writes the update. Returns the bytes to upload when the file changed, else undefined (upload the original, as
- * before). Tags left in place, or a whole file left as it is, are named in a hint.
+ * Writes the update. Returns the file to upload, as its parts, when it changed, else undefined (upload the original,
+ * as before). Tags left in place, or a whole file left as it is, are named in a hint.
  */
-export async function finishTagRemoval(this: IExecuteFunctions, i: number, remover: TagRemover | string, where: string): Promise<Buffer | undefined> {
-	const result = typeof remover === 'string' ? { reason: remover, skipped: [], removed: 0, changed: false, bytes: new Uint8Array() } : await remover.write();
+export async function finishTagRemoval(this: IExecuteFunctions, i: number, remover: TagRemover | string, where: string): Promise<RewrittenFile | undefined> {
+	const result: Removal =
+		typeof remover === 'string' ? { reason: remover, skipped: [], removed: 0, changed: false, original: new Uint8Array(), length: 0 } : await remover.write();
 	return report.call(this, i, result, where, TAGS);
 }
 
 /**
  * "Remove Form Fields From the PDF": the file without the form widgets that became eSign fields (`widgets`, from
- * pdf.formFields()). Returns the bytes to upload when the file changed, else undefined (upload the original); a file
- * left as it is (encrypted, signed, damaged), or widgets left in place, are named in a hint, as for tags.
+ * pdf.formFields()). Returns the file to upload, as its parts, when it changed, else undefined (upload the original);
+ * a file left as it is (encrypted, signed, damaged), or widgets left in place, are named in a hint, as for tags.
  */
-export async function finishWidgetRemoval(this: IExecuteFunctions, i: number, pdf: PdfText, widgets: FormWidget[], where: string): Promise<Buffer | undefined> {
+export async function finishWidgetRemoval(this: IExecuteFunctions, i: number, pdf: PdfText, widgets: FormWidget[], where: string): Promise<RewrittenFile | undefined> {
 	const result = await pdf.removeWidgets(widgets);
 	const skipped = result.skipped.map((widget) => ({ ...widget, text: `"${widget.text}"` }));
-	return report.call(this, i, { ...result, skipped }, where, FORM_FIELDS);
+	// Field by field, not a spread: what the node reads of the result is the parts (see Removal).
+	const { original, update, length, changed, reason, removed } = result;
+	return report.call(this, i, { original, update, length, changed, reason, removed, skipped }, where, FORM_FIELDS);
 }
 
-function report(this: IExecuteFunctions, i: number, result: Removal, where: string, words: Wording): Buffer | undefined {
+function report(this: IExecuteFunctions, i: number, result: Removal, where: string, words: Wording): RewrittenFile | undefined {
 	if (result.reason !== undefined) {
 		hint.call(this, `Item ${i + 1}: the ${words.things} in ${where} were not removed: ${result.reason}. The file was uploaded unchanged. ${words.keepVisible}`);
 	} else if (result.skipped.length) {
@@ -99,5 +119,5 @@ function report(this: IExecuteFunctions, i: number, result: Removal, where: stri
 			`Item ${i + 1}: ${count} in ${where} could not be removed: ${shown(result.skipped)}. ${words.placed(many)}${result.removed ? `, and the other ${words.others} were removed` : ''}. ${words.keepVisible}`,
 		);
 	}
-	return result.changed ? Buffer.from(result.bytes.buffer, result.bytes.byteOffset, result.bytes.length) : undefined;
+	return result.changed && result.update ? { original: result.original, update: result.update, length: result.length } : undefined;
 }

@@ -49,13 +49,22 @@ export function fileStem(fileName: string): string {
 	return dot > 0 ? base.slice(0, dot) : base;
 }
 
-/** Binary file → multipart body for POST /documents/upload. */
-export function uploadForm(buffer: Buffer, fileName: string, mimeType: string, title?: string): FormData {
+/**
+ * Binary file → multipart body for POST /documents/upload. `file`: the file, or its parts in order (a rewritten PDF:
+ * the original, then the update). The Blob copies them once; each part is handed over as a view of its own bytes.
+ */
+export function uploadForm(file: Uint8Array | Uint8Array[], fileName: string, mimeType: string, title?: string): FormData {
 	const form = new FormData();
-	form.append('file', new Blob([new Uint8Array(buffer)], { type: mimeType }), fileName);
+	form.append('file', new Blob((Array.isArray(file) ? file : [file]).map(blobPart), { type: mimeType }), fileName);
 	if (title) form.append('title', title);
 	return form;
 }
+
+/**
+ * The same bytes as a Uint8Array over an ArrayBuffer, as Blob's typing asks (TypeScript 5.9: a Buffer's or a plain
+ * Uint8Array's backing store is ArrayBufferLike, which may be shared): a view, not a copy.
+ */
+const blobPart = (bytes: Uint8Array): Uint8Array<ArrayBuffer> => new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength);
 
 /** The non-empty trimmed text values of `keys` in a collection, for a request body. */
 export function pickText(collection: IDataObject, keys: string[]): IDataObject {

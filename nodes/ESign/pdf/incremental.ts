@@ -49,21 +49,60 @@ export function firstFreeNumber(trailer: PdfDict, listed: Iterable<number>): num
 }
 
 /**
- * The upload: `original` followed by the update (`objects`, then the cross-reference section and trailer), built in
- * one buffer (the original copied once, the update's streams copied once: the peak is the upload and what the caller
- * already holds). `trailer` is the file's (its /Root, /Info and /ID are kept); `size`: the first free object number
- * after the new objects.
+ * The update alone (`objects`, then the cross-reference section and trailer), in one buffer, written to follow
+ * `original` (its offsets count from the original's first byte); the original is not copied. `trailer` is the
+ * file's (its /Root, /Info and /ID are kept); `size`: the first free object number after the new objects.
  */
-export function withUpdate(original: Uint8Array, trailer: PdfDict, objects: UpdateObject[], size: number): Uint8Array {
+export function updateOf(original: Uint8Array, trailer: PdfDict, objects: UpdateObject[], size: number): Uint8Array {
 	const { chunks, total } = updateChunks(original, trailer, objects, size);
-	const out = new Uint8Array(original.length + total);
-	out.set(original);
-	let pos = original.length;
+	const out = new Uint8Array(total);
+	let pos = 0;
 	for (const chunk of chunks) {
 		out.set(chunk, pos);
 		pos += chunk.length;
 	}
 	return out;
+}
+
+/**
+ * The whole file in one buffer: `original` followed by the update. A copy of the original: for code that needs one
+ * buffer (tests, scripts); the node uploads the parts (UploadParts) and never joins them.
+ */
+export function withUpdate(original: Uint8Array, trailer: PdfDict, objects: UpdateObject[], size: number): Uint8Array {
+	return joined(original, updateOf(original, trailer, objects, size));
+}
+
+const joined = (original: Uint8Array, update: Uint8Array | undefined): Uint8Array => {
+	if (!update) return original;
+	const out = new Uint8Array(original.length + update.length);
+	out.set(original);
+	out.set(update, original.length);
+	return out;
+};
+
+/** A rewrite's upload as its parts: the original unchanged, then (when the file changed) the update. */
+export interface UploadParts {
+	/** the original bytes: the very object the reader was given, never a copy */
+	original: Uint8Array;
+	/** the incremental update, to follow `original` (undefined: the file is unchanged, the upload is the original) */
+	update?: Uint8Array;
+	/** the upload's length: the original's plus the update's */
+	length: number;
+	/**
+	 * The whole upload in one buffer (the original itself when unchanged), joined on first access and kept: for tests
+	 * and scripts. It copies the original: the node's upload path uses the parts.
+	 */
+	readonly bytes: Uint8Array;
+}
+
+/**
+ * `fields` with the upload's parts (`original`, `update`, `length`) and `bytes`, a getter that joins them on first
+ * access. `bytes` is not enumerable: a spread or a JSON of the result does not join the file.
+ */
+export function withParts<T extends object>(fields: T, original: Uint8Array, update?: Uint8Array): T & UploadParts {
+	let whole: Uint8Array | undefined;
+	const out = Object.assign(fields, { original, update, length: original.length + (update?.length ?? 0) });
+	return Object.defineProperty(out, 'bytes', { enumerable: false, configurable: true, get: () => (whole ??= joined(original, update)) }) as T & UploadParts;
 }
 
 /** The update's pieces, in order, and their length. */

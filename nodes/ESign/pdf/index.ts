@@ -22,6 +22,7 @@ export { PdfError } from './objects';
 export { FOLD_CACHE_CHARS } from './limits'; // textTags/fold.ts's bound, kept with the others
 export type { TagRemover, TagRemoval } from './rewrite';
 export type { WidgetRemoval } from './widgetRemoval';
+export type { UploadParts } from './incremental';
 
 const READ_AHEAD = 4;
 

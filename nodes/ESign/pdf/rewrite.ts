@@ -1,6 +1,6 @@
 import type { PdfDocument } from './document';
-import { firstFreeNumber, withUpdate } from './incremental';
-import type { UpdateObject } from './incremental';
+import { firstFreeNumber, updateOf, withParts } from './incremental';
+import type { UpdateObject, UploadParts } from './incremental';
 import type { Box, TextLine } from './layout';
 import { boxOf } from './layout';
 import { MAX_TAGS_TO_REMOVE } from './limits';
@@ -25,10 +25,12 @@ import { Deflater } from './deflate';
  * page), from the bytes its read just decoded: the decoded content is not kept, only the deflated.
  */
 
-export interface TagRemoval {
-	/** the upload: the original bytes, or the original followed by the update */
-	bytes: Uint8Array;
-	/** false: `bytes` is the original */
+/**
+ * The upload as its parts (UploadParts): the original, then the update (none when unchanged); `bytes` joins them on
+ * first access (tests, scripts), the node uploads the parts.
+ */
+export interface TagRemoval extends UploadParts {
+	/** false: no update, the upload is the original */
 	changed: boolean;
 	/** why nothing was rewritten for the whole file (encrypted, signed, damaged …), in plain words */
 	reason?: string;
@@ -151,7 +153,7 @@ export class TagRemover {
 	 */
 	async write(extra: UpdateObject[] = []): Promise<TagRemoval> {
 		const original = this.doc.data;
-		const unchanged = (reason?: string): TagRemoval => ({ bytes: original, changed: false, reason, removed: 0, skipped: [...this.skipped] });
+		const unchanged = (reason?: string): TagRemoval => withParts({ changed: false, reason, removed: 0, skipped: [...this.skipped] }, original);
 		const blocker = await updateBlocker(this.doc);
 		if (blocker) return unchanged(blocker);
 		if (this.open) this.prepare(this.open.stream, this.open.data);
@@ -233,8 +235,8 @@ export class TagRemover {
 			}
 		}
 		list.push(...others.values());
-		const bytes = withUpdate(this.doc.data, this.doc.xref.trailer, list, next);
-		return { bytes, changed: true, removed: tags.length, skipped: [...this.skipped] };
+		const update = updateOf(this.doc.data, this.doc.xref.trailer, list, next);
+		return withParts({ changed: true, removed: tags.length, skipped: [...this.skipped] }, this.doc.data, update);
 	}
 }
 

@@ -1,7 +1,7 @@
 import type { PdfDocument } from './document';
 import type { FormWidget, WidgetSource } from './forms';
-import { firstFreeNumber, withUpdate } from './incremental';
-import type { UpdateObject } from './incremental';
+import { firstFreeNumber, updateOf, withParts } from './incremental';
+import type { UpdateObject, UploadParts } from './incremental';
 import { MAX_FIELD_DEPTH, MAX_REF_HOPS } from './limits';
 import { PdfDict, PdfRef } from './objects';
 import type { PdfObject } from './objects';
@@ -15,10 +15,12 @@ import { updateBlocker } from './safety';
  * Widgets not given are left as they are. Nothing else changes: the widget dictionaries stay in the file, unused.
  */
 
-export interface WidgetRemoval {
-	/** the upload: the original bytes, or the original followed by the update */
-	bytes: Uint8Array;
-	/** false: `bytes` is the original */
+/**
+ * The upload as its parts (UploadParts): the original, then the update (none when unchanged); `bytes` joins them on
+ * first access (tests, scripts), the node uploads the parts.
+ */
+export interface WidgetRemoval extends UploadParts {
+	/** false: no update, the upload is the original */
 	changed: boolean;
 	/** why nothing was written (encrypted, signed, damaged …), in plain words */
 	reason?: string;
@@ -193,17 +195,17 @@ export async function removeWidgets(
 	doc: PdfDocument,
 	pages: PdfPage[],
 	widgets: FormWidget[],
-	write?: (objects: UpdateObject[]) => Promise<{ bytes: Uint8Array; changed: boolean; reason?: string }>,
+	write?: (objects: UpdateObject[]) => Promise<UploadParts & { changed: boolean; reason?: string }>,
 ): Promise<WidgetRemoval> {
-	const unchanged = (reason?: string, skipped: WidgetRemoval['skipped'] = []): WidgetRemoval => ({ bytes: doc.data, changed: false, reason, removed: 0, skipped });
+	const unchanged = (reason?: string, skipped: WidgetRemoval['skipped'] = []): WidgetRemoval => withParts({ changed: false, reason, removed: 0, skipped }, doc.data);
 	const blocker = await updateBlocker(doc);
 	if (blocker) return unchanged(blocker);
 	const { objects, removed, skipped } = await widgetObjects(doc, pages, widgets);
 	if (!objects.length) return unchanged(undefined, skipped);
 	if (write) {
 		const written = await write(objects);
-		return written.changed ? { bytes: written.bytes, changed: true, removed, skipped } : unchanged(written.reason, skipped);
+		return written.changed ? withParts({ changed: true, removed, skipped }, written.original, written.update) : unchanged(written.reason, skipped);
 	}
 	const size = firstFreeNumber(doc.xref.trailer, doc.xref.entries.keys());
-	return { bytes: withUpdate(doc.data, doc.xref.trailer, objects, size), changed: true, removed, skipped };
+	return withParts({ changed: true, removed, skipped }, doc.data, updateOf(doc.data, doc.xref.trailer, objects, size));
 }

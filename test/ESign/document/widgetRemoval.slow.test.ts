@@ -5,6 +5,8 @@
 // *.slow.test.ts: pdf.js and qpdf run in child processes.
 import { description as createAndSendProperties } from '../../../nodes/ESign/actions/document/createAndSend.operation';
 import { description as replaceAllProperties } from '../../../nodes/ESign/actions/field/replaceAll.operation';
+import { usableWidgets } from '../../../nodes/ESign/helpers/formFields';
+import { PdfText } from '../../../nodes/ESign/pdf';
 import { esign, useSandbox } from '../../support';
 import type { Json } from '../../support';
 import { readPdfFixture } from '../../support/pdfjs';
@@ -55,6 +57,21 @@ describe('Create and Send from the PDF’s form fields: Remove Form Fields From 
 		expect({ status: check.status, output: check.status === 0 ? '' : check.output }).toEqual({ status: 0, output: '' });
 		// The eSign fields are there all the same, one for each widget that left.
 		expect(hintsOf(res).filter((h) => /could not be removed|were not removed/.test(h))).toEqual([]);
+	});
+
+	test('the uploaded file is exactly the original followed by the writer’s update (the parts joined once, in order, nothing else)', async () => {
+		const original = fixture('form-tree.pdf');
+		// The writer's update for the same widgets (those that become fields), made here by the reader.
+		const pdf = await PdfText.open(new Uint8Array(original));
+		const expected = await pdf.removeWidgets(usableWidgets(await pdf.formFields()).usable);
+		expect(expected.changed).toBe(true);
+		const update = expected.update as Uint8Array;
+		const res = await esign(sb, createAndSend(), { input: fileInput(original, 'form-tree.pdf') });
+		expect(res.error).toBeUndefined();
+		const bytes = await uploaded(res.items[0].json.id);
+		expect(bytes.length).toBe(original.length + update.length);
+		expect(bytes.subarray(0, original.length).equals(original)).toBe(true);
+		expect(bytes.subarray(original.length).equals(Buffer.from(update))).toBe(true);
 	});
 
 	test('off uploads the file byte for byte, form fields and all', async () => {

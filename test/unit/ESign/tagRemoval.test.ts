@@ -12,11 +12,22 @@ const context = Object.assign(executeContext(), { addExecutionHints: (...added: 
 const WHERE = 'the file in binary field "data" (contract.pdf)';
 
 type Answer = Awaited<ReturnType<TagRemover['write']>>;
+const ORIGINAL = new Uint8Array([37, 80, 68, 70, 45, 9]);
+const UPDATE = new Uint8Array([10, 37, 37, 69, 79, 70, 10]);
+/** The writer's answer; its `bytes` (the parts joined, a copy of the whole file) throws: the node must not read it. */
+const answerOf = (answer: Partial<Answer>): Answer => {
+	const out = { original: ORIGINAL, length: ORIGINAL.length + (answer.update?.length ?? 0), changed: false, removed: 0, skipped: [], ...answer };
+	return Object.defineProperty(out, 'bytes', {
+		// enumerable: a spread of the answer would read it too
+		enumerable: true,
+		get: () => {
+			throw new Error('the node read the joined bytes');
+		},
+	}) as Answer;
+};
 const remover = (answer: Partial<Answer>) => {
 	const fake = {
-		write: async () => {
-			return { bytes: new Uint8Array([1, 2, 3]), changed: false, removed: 0, skipped: [], ...answer } as Answer;
-		},
+		write: async () => answerOf(answer),
 	};
 	return fake;
 };
@@ -25,11 +36,11 @@ const finish = (r: TagRemover | string) => finishTagRemoval.call(context, 1, r, 
 beforeEach(() => hints.splice(0));
 
 describe('finishTagRemoval', () => {
-	test('a changed file is what goes up, with no hint when every tag was removed', async () => {
-		const bytes = new Uint8Array([37, 80, 68, 70, 45, 9]);
-		const upload = await finish(remover({ bytes, changed: true, removed: 8 }) as unknown as TagRemover);
-		expect(upload).toBeInstanceOf(Buffer);
-		expect([...(upload as Buffer)]).toEqual([...bytes]);
+	test('a changed file is what goes up, as its parts (the original and the update, neither copied nor joined), with no hint when every tag was removed', async () => {
+		const upload = await finish(remover({ update: UPDATE, changed: true, removed: 8 }) as unknown as TagRemover);
+		expect(upload?.original).toBe(ORIGINAL);
+		expect(upload?.update).toBe(UPDATE);
+		expect(upload?.length).toBe(ORIGINAL.length + UPDATE.length);
 		expect(hints).toEqual([]);
 	});
 
@@ -53,8 +64,8 @@ describe('finishTagRemoval', () => {
 			{ page: 2, text: '{{signature:1}}', reason: 'it is written vertically, which this writer leaves as it is' },
 			{ page: 3, text: '{{date:2}}', reason: 'its font size is 0, so it has no place on the page to leave' },
 		];
-		const upload = await finish(remover({ changed: true, removed: 6, skipped }) as unknown as TagRemover);
-		expect(upload).toBeInstanceOf(Buffer);
+		const upload = await finish(remover({ update: UPDATE, changed: true, removed: 6, skipped }) as unknown as TagRemover);
+		expect(upload?.update).toBe(UPDATE);
 		expect(hints).toHaveLength(1);
 		expect(hints[0].message).toMatch(
 			/^Item 2: 2 text tags in .+ could not be removed: \{\{signature:1\}\} on page 2 \(it is written vertically, .+\); \{\{date:2\}\} on page 3 \(its font size is 0, .+\)\. Their fields are placed all the same, and the other tags were removed\. Signers see them/,

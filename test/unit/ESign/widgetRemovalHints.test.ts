@@ -12,13 +12,26 @@ const context = Object.assign(executeContext(), { addExecutionHints: (...added: 
 const WHERE = 'the file in binary field "data" (lease.pdf)';
 const WIDGETS = [{ name: 'Tenant Signature' }, { name: 'Tenant Name' }] as FormWidget[];
 
-/** A PdfText whose removeWidgets answers `answer`, and the widgets it was given. */
+const ORIGINAL = new Uint8Array([37, 80, 68, 70, 45, 7]);
+const UPDATE = new Uint8Array([10, 37, 37, 69, 79, 70, 10]);
+
+/**
+ * A PdfText whose removeWidgets answers `answer`, and the widgets it was given. The answer's `bytes` (the parts
+ * joined, a copy of the whole file) throws: the node must not read it.
+ */
 function pdfOf(answer: Partial<WidgetRemoval>) {
 	const given: FormWidget[][] = [];
 	const pdf = {
 		removeWidgets: async (widgets: FormWidget[]) => {
 			given.push(widgets);
-			return { bytes: new Uint8Array([1, 2, 3]), changed: false, removed: 0, skipped: [], ...answer };
+			const out = { original: ORIGINAL, length: ORIGINAL.length + (answer.update?.length ?? 0), changed: false, removed: 0, skipped: [], ...answer };
+			return Object.defineProperty(out, 'bytes', {
+				// enumerable: a spread of the answer would read it too
+				enumerable: true,
+				get: () => {
+					throw new Error('the node read the joined bytes');
+				},
+			});
 		},
 	} as unknown as PdfText;
 	return { pdf, given };
@@ -27,12 +40,13 @@ function pdfOf(answer: Partial<WidgetRemoval>) {
 beforeEach(() => hints.splice(0));
 
 describe('finishWidgetRemoval', () => {
-	test('the widgets given go to the writer; a changed file is what goes up, with no hint when every widget left', async () => {
-		const bytes = new Uint8Array([37, 80, 68, 70, 45, 7]);
-		const { pdf, given } = pdfOf({ bytes, changed: true, removed: 2 });
+	test('the widgets given go to the writer; a changed file is what goes up, as its parts (neither copied nor joined), with no hint when every widget left', async () => {
+		const { pdf, given } = pdfOf({ update: UPDATE, changed: true, removed: 2 });
 		const upload = await finishWidgetRemoval.call(context, 0, pdf, WIDGETS, WHERE);
 		expect(given).toEqual([WIDGETS]);
-		expect([...(upload as Buffer)]).toEqual([...bytes]);
+		expect(upload?.original).toBe(ORIGINAL);
+		expect(upload?.update).toBe(UPDATE);
+		expect(upload?.length).toBe(ORIGINAL.length + UPDATE.length);
 		expect(hints).toEqual([]);
 	});
 
@@ -47,8 +61,8 @@ describe('finishWidgetRemoval', () => {
 	});
 
 	test('a widget left in place is named (quoted) with page and why; the others left and the changed file goes up', async () => {
-		const { pdf } = pdfOf({ changed: true, removed: 1, skipped: [{ page: 2, text: 'Tenant Name', reason: 'no page that lists it could be rewritten' }] });
-		expect(await finishWidgetRemoval.call(context, 0, pdf, WIDGETS, WHERE)).toBeInstanceOf(Buffer);
+		const { pdf } = pdfOf({ update: UPDATE, changed: true, removed: 1, skipped: [{ page: 2, text: 'Tenant Name', reason: 'no page that lists it could be rewritten' }] });
+		expect((await finishWidgetRemoval.call(context, 0, pdf, WIDGETS, WHERE))?.update).toBe(UPDATE);
 		expect(hints.map((h) => h.message)).toEqual([
 			`Item 1: A form field in ${WHERE} could not be removed: "Tenant Name" on page 2 (no page that lists it could be rewritten). Its eSign field is placed all the same, and the other form fields were removed. Signers see the PDF’s own empty form boxes under the eSign fields. To have them removed, save the PDF again from a PDF editor (not encrypted, not signed).`,
 		]);

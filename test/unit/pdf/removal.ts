@@ -1,5 +1,5 @@
 // Shared by the tag-removal tests: read a PDF's tags with sources, remove them, and compare what is left.
-import type { TagRemoval, TextLine } from '../../../nodes/ESign/pdf';
+import type { TagRemoval, TextLine, UploadParts } from '../../../nodes/ESign/pdf';
 import { PdfText } from '../../../nodes/ESign/pdf';
 
 export interface GlyphAt {
@@ -83,4 +83,59 @@ export function largestShift(before: GlyphAt[], after: GlyphAt[]): number {
 		most = Math.max(most, Math.hypot(before[i].x - after[i].x, before[i].y - after[i].y));
 	}
 	return most;
+}
+
+/**
+ * A removal's upload as its parts (nodes/ESign/pdf/incremental.ts UploadParts), checked against the file it was
+ * given: the original part is that very object (no copy); the update (none when unchanged) is written to follow it:
+ * its startxref and every cross-reference row, read from the update alone, point inside the update once the
+ * original's length is taken off; joined, the parts are `bytes`, joined once (the same object on a second access) and
+ * not by a spread of the result. Returns how many cross-reference rows were checked.
+ */
+export function expectParts(result: UploadParts & { changed: boolean }, original: Uint8Array): number {
+	expect(result.original).toBe(original);
+	expect(Object.keys(result)).not.toContain('bytes');
+	if (!result.changed) {
+		expect(result.update).toBeUndefined();
+		expect(result.length).toBe(original.length);
+		expect(result.bytes).toBe(original);
+		return 0;
+	}
+	const update = result.update as Uint8Array;
+	expect(update).toBeInstanceOf(Uint8Array);
+	expect(update.buffer).not.toBe(original.buffer);
+	expect(result.length).toBe(original.length + update.length);
+	const joined = Buffer.concat([original, update]);
+	expect(Buffer.from(result.bytes).equals(joined)).toBe(true);
+	expect(result.bytes).toBe(result.bytes);
+
+	const text = Buffer.from(update.buffer, update.byteOffset, update.length).toString('latin1');
+	// Where an offset counted from the original's first byte lands in the update alone.
+	const at = (offset: number, length: number) => {
+		expect(offset).toBeGreaterThanOrEqual(original.length);
+		return text.slice(offset - original.length, offset - original.length + length);
+	};
+	const xref = Number(/startxref\n(\d+)\n%%EOF\n$/.exec(text)?.[1]);
+	const section = at(xref, 200);
+	const rows: Array<{ num: number; offset: number }> = [];
+	if (section.startsWith('xref\n')) {
+		const table = /^xref\n([^]*?)trailer/.exec(text.slice(xref - original.length))?.[1] ?? '';
+		for (const sub of table.matchAll(/^(\d+) (\d+)\n((?:\d{10} \d{5} n\r\n)+)/gm)) {
+			sub[3].trim().split(/\r\n/).forEach((row, k) => rows.push({ num: Number(sub[1]) + k, offset: Number(row.slice(0, 10)) }));
+		}
+	} else {
+		// An xref stream, as incremental.ts writes it: uncompressed, /W [1 4 2], its /Index in the dictionary.
+		expect(section).toMatch(/^\d+ 0 obj\n<<[^]*\/W \[1 4 2\]/);
+		const index = (/\/Index \[([\d ]+)\]/.exec(section)?.[1] ?? '').split(' ').map(Number);
+		let pos = xref - original.length + section.indexOf('stream\n') + 'stream\n'.length;
+		for (let i = 0; i < index.length; i += 2) {
+			for (let k = 0; k < index[i + 1]; k++, pos += 7) {
+				expect(update[pos]).toBe(1);
+				rows.push({ num: index[i] + k, offset: ((update[pos + 1] << 24) | (update[pos + 2] << 16) | (update[pos + 3] << 8) | update[pos + 4]) >>> 0 });
+			}
+		}
+	}
+	expect(rows.length).toBeGreaterThan(0);
+	for (const { num, offset } of rows) expect(at(offset, 20)).toMatch(new RegExp(`^${num} 0 obj\\n`));
+	return rows.length;
 }

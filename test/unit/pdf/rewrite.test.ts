@@ -7,7 +7,7 @@ import { PdfText } from '../../../nodes/ESign/pdf';
 import type { TagRemoval, TextLine } from '../../../nodes/ESign/pdf';
 import type { RawObject, RawPage } from '../../support/pdfRaw';
 import { deflate, inflate, pagesPdf } from '../../support/pdfRaw';
-import { glyphsOf, largestShift } from './removal';
+import { expectParts, glyphsOf, largestShift } from './removal';
 
 const TAG = /\{\{[^}]*\}\}/g;
 
@@ -336,6 +336,17 @@ describe('the incremental update', () => {
 		expect(checked).toBe(4); // the font copy, its ToUnicode, the new content stream and the redefined page
 	});
 
+	it.each(['classic', 'stream', 'hybrid'] as const)(
+		'%s cross-reference: the upload in parts, the original itself (not a copy) and the update alone, written to follow it; joined, they are `bytes`',
+		async (xref) => {
+			const bytes = new Uint8Array(pagesPdf([{ content: body }], { build: { xref, ...(xref === 'hybrid' ? { objectStream: [3] } : {}) } }));
+			const { result } = await remove(bytes);
+			expect(result.changed).toBe(true);
+			// the font copy, its ToUnicode, the new content stream and the redefined page (and the xref stream itself)
+			expect(expectParts(result, bytes)).toBe(xref === 'stream' ? 5 : 4);
+		},
+	);
+
 	it('a second write() gives the same upload (the streams released after the first are rewritten again)', async () => {
 		const bytes = new Uint8Array(pagesPdf([{ content: body }, { content: 'BT /F1 10 Tf 100 700 Td ({{init:1}}) Tj ET' }]));
 		const pdf = await PdfText.open(bytes);
@@ -375,6 +386,7 @@ describe('where the file stays unchanged', () => {
 		expect(result).toMatchObject({ changed: false, removed: 0 });
 		expect(result.reason).toMatch(reason);
 		expect(result.bytes).toBe(withCatalog);
+		expectParts(result, withCatalog);
 	});
 
 	it('a /Sig field without a value (not signed yet) does not stop the update', async () => {

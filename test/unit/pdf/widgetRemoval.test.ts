@@ -12,6 +12,7 @@ import { readPdfFixture } from '../../support/pdfjs';
 import { buildPdf } from '../../support/pdfRaw';
 import { findTags, mayHoldTag } from '../../../nodes/ESign/textTags/tags';
 import { becomesField, rewriteCheck } from '../../support/pdfRewriteCheck';
+import { expectParts } from './removal';
 
 const fixture = (file: string) => new Uint8Array(readPdfFixture(file).bytes as Buffer);
 
@@ -64,6 +65,8 @@ describe('widgets that became fields leave the file', () => {
 		expect(result).toMatchObject({ changed: true, removed: gone.length, skipped: [] });
 		expect(result.reason).toBeUndefined();
 		expectPrefix(result, original);
+		// The upload in parts: the original itself (not a copy), then the update alone, written to follow it.
+		expectParts(result, original);
 
 		const after = await (await PdfText.open(result.bytes)).formFields();
 		const goneKeys = new Set(gone.map(keyOf));
@@ -105,6 +108,7 @@ describe('widgets that became fields leave the file', () => {
 		expect(result.changed).toBe(false);
 		expect(Buffer.from(result.bytes).equals(Buffer.from(original))).toBe(true);
 		expect(result.reason).toMatch(/encrypted/);
+		expectParts(result, original);
 	});
 
 	test('no widget given: the original, unchanged, no reason', async () => {
@@ -112,6 +116,7 @@ describe('widgets that became fields leave the file', () => {
 		const result = await (await PdfText.open(original)).removeWidgets([]);
 		expect(result).toMatchObject({ changed: false, removed: 0, skipped: [] });
 		expect(Buffer.from(result.bytes).equals(Buffer.from(original))).toBe(true);
+		expectParts(result, original);
 	});
 });
 
@@ -252,6 +257,8 @@ describe('hand-built forms', () => {
 		const result = await pdf.removeWidgets(gone, tags);
 		expect(result.changed).toBe(true);
 		expectPrefix(result, original);
+		// The tag remover's parts, passed on: the original itself, then the one update.
+		expectParts(result, original);
 		const update = Buffer.from(result.bytes.subarray(original.length)).toString('latin1');
 		expect(update.match(/^10 0 obj/gm)).toHaveLength(1);
 		expect(update.match(/^1 0 obj/gm)).toHaveLength(1);
