@@ -27,7 +27,7 @@ export async function uploadBinary(
 	// file (tags removed) is already in memory, and goes up under the binary's own file name.
 	const stored = binaryData.id && !rewritten ? await scanStoredBinary.call(this, binaryData.id) : undefined;
 	const buffer = stored || rewritten ? undefined : await this.helpers.getBinaryDataBuffer(i, binaryPropertyName);
-	const ends = stored ? stored.ends : rewritten ? endsOf([rewritten.original, rewritten.update]) : (buffer as Buffer);
+	const ends = stored ? stored.ends : rewritten ? endsOf([rewritten.original, ...rewritten.update]) : (buffer as Buffer);
 	const detected = detectFileType(ends);
 	const shownName = binaryData.fileName ?? binaryPropertyName;
 	if (!detected) {
@@ -71,7 +71,7 @@ export async function uploadBinary(
 		})) as IDataObject;
 	}
 	// A rewritten file goes up as its parts, copied once into the body (never joined into one buffer first).
-	const file = rewritten ? [rewritten.original, rewritten.update] : (buffer ?? (await this.helpers.getBinaryDataBuffer(i, binaryPropertyName)));
+	const file = rewritten ? [rewritten.original, ...rewritten.update] : (buffer ?? (await this.helpers.getBinaryDataBuffer(i, binaryPropertyName)));
 	return (await eSignApiRequest.call(this, 'POST', '/documents/upload', {
 		...requestOptions,
 		expect: ['id'],

@@ -46,7 +46,8 @@ const FORM_FIELDS: Wording = {
  */
 export interface RewrittenFile {
 	original: Uint8Array;
-	update: Uint8Array;
+	/** the update's pieces in order */
+	update: Uint8Array[];
 	/** the original's length plus the update's */
 	length: number;
 }
@@ -58,7 +59,7 @@ export interface RewrittenFile {
 interface Removal {
 	original: Uint8Array;
 	/** undefined: unchanged */
-	update?: Uint8Array;
+	update?: Uint8Array[];
 	length: number;
 	changed: boolean;
 	reason?: string;

@@ -49,19 +49,13 @@ export function firstFreeNumber(trailer: PdfDict, listed: Iterable<number>): num
 }
 
 /**
- * The update alone (`objects`, then the cross-reference section and trailer), in one buffer, written to follow
- * `original` (its offsets count from the original's first byte); the original is not copied. `trailer` is the
- * file's (its /Root, /Info and /ID are kept); `size`: the first free object number after the new objects.
+ * The update alone (`objects`, then the cross-reference section and trailer), as its pieces in order, written to
+ * follow `original` (its offsets count from the original's first byte): the streams' data are the objects' own
+ * arrays and the original is not copied, so the update is never held twice. `trailer` is the file's (its /Root,
+ * /Info and /ID are kept); `size`: the first free object number after the new objects.
  */
-export function updateOf(original: Uint8Array, trailer: PdfDict, objects: UpdateObject[], size: number): Uint8Array {
-	const { chunks, total } = updateChunks(original, trailer, objects, size);
-	const out = new Uint8Array(total);
-	let pos = 0;
-	for (const chunk of chunks) {
-		out.set(chunk, pos);
-		pos += chunk.length;
-	}
-	return out;
+export function updateOf(original: Uint8Array, trailer: PdfDict, objects: UpdateObject[], size: number): Uint8Array[] {
+	return updateChunks(original, trailer, objects, size);
 }
 
 /**
@@ -72,20 +66,27 @@ export function withUpdate(original: Uint8Array, trailer: PdfDict, objects: Upda
 	return joined(original, updateOf(original, trailer, objects, size));
 }
 
-const joined = (original: Uint8Array, update: Uint8Array | undefined): Uint8Array => {
+const joined = (original: Uint8Array, update: Uint8Array[] | undefined): Uint8Array => {
 	if (!update) return original;
-	const out = new Uint8Array(original.length + update.length);
+	const out = new Uint8Array(original.length + lengthOf(update));
 	out.set(original);
-	out.set(update, original.length);
+	let pos = original.length;
+	for (const piece of update) {
+		out.set(piece, pos);
+		pos += piece.length;
+	}
 	return out;
 };
+
+const lengthOf = (pieces: Uint8Array[]) => pieces.reduce((n, piece) => n + piece.length, 0);
 
 /** A rewrite's upload as its parts: the original unchanged, then (when the file changed) the update. */
 export interface UploadParts {
 	/** the original bytes: the very object the reader was given, never a copy */
 	original: Uint8Array;
-	/** the incremental update, to follow `original` (undefined: the file is unchanged, the upload is the original) */
-	update?: Uint8Array;
+	/** the incremental update's pieces in order, to follow `original` (undefined: the file is unchanged, the upload is
+	 * the original) */
+	update?: Uint8Array[];
 	/** the upload's length: the original's plus the update's */
 	length: number;
 	/**
@@ -99,21 +100,27 @@ export interface UploadParts {
  * `fields` with the upload's parts (`original`, `update`, `length`) and `bytes`, a getter that joins them on first
  * access. `bytes` is not enumerable: a spread or a JSON of the result does not join the file.
  */
-export function withParts<T extends object>(fields: T, original: Uint8Array, update?: Uint8Array): T & UploadParts {
+export function withParts<T extends object>(fields: T, original: Uint8Array, update?: Uint8Array[]): T & UploadParts {
 	let whole: Uint8Array | undefined;
-	const out = Object.assign(fields, { original, update, length: original.length + (update?.length ?? 0) });
+	const out = Object.assign(fields, { original, update, length: original.length + (update ? lengthOf(update) : 0) });
 	return Object.defineProperty(out, 'bytes', { enumerable: false, configurable: true, get: () => (whole ??= joined(original, update)) }) as T & UploadParts;
 }
 
-/** The update's pieces, in order, and their length. */
-function updateChunks(original: Uint8Array, trailer: PdfDict, objects: UpdateObject[], size: number): { chunks: Uint8Array[]; total: number } {
+/** The update's pieces, in order: the text between two streams' data encoded as one piece. */
+function updateChunks(original: Uint8Array, trailer: PdfDict, objects: UpdateObject[], size: number): Uint8Array[] {
 	const last = lastSection(original);
 	const chunks: Uint8Array[] = [];
 	let at = original.length;
+	let text = '';
+	// The text is ASCII (serialize.ts): a char is a byte, so its length counts the offset.
 	const put = (chunk: Uint8Array | string) => {
-		const bytes = typeof chunk === 'string' ? encoder.encode(chunk) : chunk;
-		chunks.push(bytes);
-		at += bytes.length;
+		if (typeof chunk === 'string') text += chunk;
+		else {
+			if (text) chunks.push(encoder.encode(text));
+			text = '';
+			chunks.push(chunk);
+		}
+		at += chunk.length;
 	};
 	// The original may end without an end-of-line after %%EOF: the first object must start on its own line.
 	put('\n');
@@ -161,7 +168,8 @@ function updateChunks(original: Uint8Array, trailer: PdfDict, objects: UpdateObj
 		put(`${table}trailer\n${formatObject(tail.with('Size', size))}\n`);
 	}
 	put(`startxref\n${xrefAt}\n%%EOF\n`);
-	return { chunks, total: at - original.length };
+	chunks.push(encoder.encode(text));
+	return chunks;
 }
 
 /** Subsections of consecutive object numbers: [first, count, …] and the rows in that order. */

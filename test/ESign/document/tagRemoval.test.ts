@@ -89,7 +89,7 @@ describe('Create and Send → Remove Tags From the PDF', () => {
 		}
 		const expected = await remover.write();
 		expect(expected.changed).toBe(true);
-		const update = expected.update as Uint8Array;
+		const update = Buffer.concat(expected.update as Uint8Array[]);
 		const res = await esign(sb, createAndSend(), { input: fileInput(black, 'black-contract.pdf') });
 		expect(res.error).toBeUndefined();
 		const bytes = await uploaded(res.items[0].json.id);

@@ -65,7 +65,7 @@ describe('Create and Send from the PDF’s form fields: Remove Form Fields From 
 		const pdf = await PdfText.open(new Uint8Array(original));
 		const expected = await pdf.removeWidgets(usableWidgets(await pdf.formFields()).usable);
 		expect(expected.changed).toBe(true);
-		const update = expected.update as Uint8Array;
+		const update = Buffer.concat(expected.update as Uint8Array[]);
 		const res = await esign(sb, createAndSend(), { input: fileInput(original, 'form-tree.pdf') });
 		expect(res.error).toBeUndefined();
 		const bytes = await uploaded(res.items[0].json.id);

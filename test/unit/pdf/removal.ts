@@ -101,9 +101,12 @@ export function expectParts(result: UploadParts & { changed: boolean }, original
 		expect(result.bytes).toBe(original);
 		return 0;
 	}
-	const update = result.update as Uint8Array;
-	expect(update).toBeInstanceOf(Uint8Array);
-	expect(update.buffer).not.toBe(original.buffer);
+	const pieces = result.update as Uint8Array[];
+	for (const piece of pieces) {
+		expect(piece).toBeInstanceOf(Uint8Array);
+		expect(piece.buffer).not.toBe(original.buffer);
+	}
+	const update = Buffer.concat(pieces);
 	expect(result.length).toBe(original.length + update.length);
 	const joined = Buffer.concat([original, update]);
 	expect(Buffer.from(result.bytes).equals(joined)).toBe(true);
