@@ -36,8 +36,10 @@ export function deflateSync(data: Uint8Array): Uint8Array {
 export class Deflater {
 	private head = new Int32Array(0);
 	private prev = new Int32Array(0);
-	private readonly lits = new Uint16Array(BLOCK_SYMBOLS); // a literal or a match's length (≥ 3), by symbol
-	private readonly dists = new Uint16Array(BLOCK_SYMBOLS); // 0 for a literal
+	// A block's symbols: a literal or a match's length (≥ 3), and 0 or the match's distance. Sized to the inputs seen
+	// (a block has no more symbols than bytes), up to a block's.
+	private lits = new Uint16Array(0);
+	private dists = new Uint16Array(0);
 	private readonly litFreq = new Uint32Array(286);
 	private readonly distFreq = new Uint32Array(30);
 	private out = new BitWriter(0);
@@ -52,6 +54,10 @@ export class Deflater {
 		if (this.head.length < 1 << bits) {
 			this.head = new Int32Array(1 << bits);
 			this.prev = new Int32Array(Math.min(WINDOW, 1 << bits));
+		}
+		if (this.lits.length < Math.min(BLOCK_SYMBOLS, n)) {
+			this.lits = new Uint16Array(Math.min(BLOCK_SYMBOLS, n));
+			this.dists = new Uint16Array(Math.min(BLOCK_SYMBOLS, n));
 		}
 		const head = this.head;
 		head.fill(-1, 0, 1 << bits);

@@ -9,7 +9,7 @@ import type { PdfPage } from './pages';
 import { SOURCE_SIZE, Src } from './provenance';
 import type { SourceTable } from './provenance';
 import { updateBlocker } from './safety';
-import type { Prepared } from './streamEdit';
+import type { EditTools, Prepared } from './streamEdit';
 import { flateDict, loadStream, opKey, prepareStream } from './streamEdit';
 import { GlyphStore } from './marks';
 import { hiddenFonts } from './hiddenFonts';
@@ -53,7 +53,7 @@ export class TagRemover {
 	private readonly skipped: TagRemoval['skipped'] = [];
 	private readonly used = new WeakMap<TextLine, Set<number>>();
 	private readonly store = new GlyphStore();
-	private readonly deflater = new Deflater();
+	private readonly tools: EditTools = { deflater: new Deflater(), codes: new Map() };
 	/** the marked glyphs (store indices) by stream */
 	private readonly byStream = new Map<number, number[]>();
 	/** streams rewritten so far (a stream marked again later is rewritten again) */
@@ -135,7 +135,7 @@ export class TagRemover {
 		const count = glyphs.length;
 		const pending = loadStream(this.doc, this.pages, this.sources.keys[stream] ?? '', known).then(async (loaded) => {
 			const fonts = typeof loaded === 'string' ? undefined : await this.doc.dict(loaded.resources, 'Font');
-			return prepareStream(loaded, stream, glyphs.map((i) => this.store.view(i)), count, this.sources.names, this.deflater, fonts);
+			return prepareStream(loaded, stream, glyphs.map((i) => this.store.view(i)), count, this.sources.names, this.tools, fonts);
 		});
 		pending.catch(() => undefined); // awaited in write()
 		this.prepared.set(stream, pending);

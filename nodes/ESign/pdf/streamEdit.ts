@@ -44,6 +44,13 @@ export interface Prepared {
 
 export type OpGroup = Map<number, { opEnd: number; removals: CodeRemoval[] }>;
 
+/** What a removal's streams share while they are prepared one after another (rewrite.ts keeps one per removal). */
+export interface EditTools {
+	deflater: Deflater;
+	/** the hidden codes' hex texts, each kept once: thousands of tag glyphs repeat a few dozen codes */
+	codes: Map<string, string>;
+}
+
 export const opKey = (g: number[]) => `${g[Src.Stream]}:${g[Src.OpStart]}`;
 export const glyphKey = (g: number[]) => `${opKey(g)}:${g[Src.Item]}:${g[Src.Code]}`;
 
@@ -94,7 +101,7 @@ export async function loadStream(doc: PdfDocument, pages: PdfPage[], key: string
 
 /** The stream rewritten with the glyphs given hidden (all of one stream) and deflated, or what failed. `fonts`: the
  * stream's /Font resources (the copies' names must not be taken there). */
-export function prepareStream(loaded: Loaded | string, stream: number, glyphs: Iterable<number[]>, count: number, names: readonly string[], deflater: Deflater, fonts?: PdfDict): Prepared {
+export function prepareStream(loaded: Loaded | string, stream: number, glyphs: Iterable<number[]>, count: number, names: readonly string[], tools: EditTools, fonts?: PdfDict): Prepared {
 	const hidden: Prepared['hidden'] = new Map();
 	if (typeof loaded === 'string') return { count, reason: loaded, failed: new Map(), hidden };
 	const { ops } = groupOps(glyphs, names);
@@ -111,10 +118,15 @@ export function prepareStream(loaded: Loaded | string, stream: number, glyphs: I
 		if ('reason' in result) failed.set(`${stream}:${opStart}`, result.reason);
 		else {
 			edits.push({ start: opStart, end: opEnd, text: result.text });
-			for (const code of result.codes) copy?.codes.add(hexString(code));
+			for (const code of result.codes) {
+				const hex = hexString(code);
+				let kept = tools.codes.get(hex);
+				if (kept === undefined) tools.codes.set(hex, (kept = hex));
+				copy?.codes.add(kept);
+			}
 		}
 	}
-	const output = failed.size ? undefined : deflater.deflate(applyEdits(loaded.data, edits));
+	const output = failed.size ? undefined : tools.deflater.deflate(applyEdits(loaded.data, edits));
 	return { count, failed, output, hidden, resources: loaded.resources, fonts, page: loaded.page, form: loaded.form };
 }
 
