@@ -627,8 +627,9 @@ async function main() {
 			const beyond = (k) => (mem.rewrite.live[k].peakBytes - mem.ours.live[k].peakBytes) / bytes.length;
 			const hwm = (mem.rewrite.rss.hwmGrowth.median - mem.ours.rss.hwmGrowth.median) / bytes.length;
 			console.log(`  memory beyond the read ÷ file size (at most 2): live heap peak, 2nd read ${f2(beyond(1))}, 1st read ${f2(beyond(0))}; RSS high-water growth, 1st read ${f2(hwm)}`);
-			// The peak is at the end when the upload exists: the original bytes and the update, in one new buffer.
-			console.log(`  of which the upload itself (original + update, at the peak '${mem.rewrite.live[1].peakAt}'): ${f2(rewrite.uploadBytes / bytes.length)}`);
+			// The upload is the original (already held) and the update's pieces: only the update is new memory, and it
+			// is held from the pages' deflates on (the peak is late in the read or at write()).
+			console.log(`  of which the update itself (the deflated pages and the new objects; peak at '${mem.rewrite.live[1].peakAt}'): ${f2((rewrite.uploadBytes - bytes.length) / bytes.length)}`);
 		}
 	}
 	if (mem) {
