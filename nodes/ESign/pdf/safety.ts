@@ -1,3 +1,4 @@
+import { adler32 } from './deflate';
 import type { PdfDocument } from './document';
 import { MAX_SIGNATURE_CHECK_DEPTH, MAX_SIGNATURE_CHECK_FIELDS } from './limits';
 import { PdfDict, PdfRef, PdfStream, isName, isNumber } from './objects';
@@ -64,20 +65,10 @@ export async function decodesFully(doc: PdfDocument, stream: PdfStream, decoded?
 
 /** The Adler-32 of `data` among the last bytes of `raw` (an end-of-line or two may follow it). */
 function endsWithAdler(raw: Uint8Array, data: Uint8Array): boolean {
-	let a = 1;
-	let b = 0;
-	// Sums of up to 5552 bytes fit before the modulo (RFC 1950's NMAX).
-	for (let i = 0; i < data.length; ) {
-		const stop = Math.min(data.length, i + 5552);
-		for (; i < stop; i++) {
-			a += data[i];
-			b += a;
-		}
-		a %= 65521;
-		b %= 65521;
-	}
+	const sum = adler32(data);
+	const want = [sum >>> 24, (sum >>> 16) & 255, (sum >>> 8) & 255, sum & 255];
 	for (let end = raw.length; end >= Math.max(4, raw.length - 8); end--) {
-		if (raw[end - 4] === b >> 8 && raw[end - 3] === (b & 255) && raw[end - 2] === a >> 8 && raw[end - 1] === (a & 255)) return true;
+		if (raw[end - 4] === want[0] && raw[end - 3] === want[1] && raw[end - 2] === want[2] && raw[end - 1] === want[3]) return true;
 	}
 	return false;
 }
