@@ -27,7 +27,7 @@ export async function hiddenFonts(doc: PdfDocument, results: Map<number, Prepare
 	const targets = new Map<string, { ref?: PdfRef; base: PdfDict; fonts: PdfDict; inFonts: boolean }>();
 	const targetOf = new Map<Prepared, string>();
 	for (const [stream, result] of results) {
-		if (!result.hidden.size) continue;
+		if (!result.hidden.length) continue;
 		const resources = result.resources ?? new PdfDict();
 		const fontsEntry = resources.get('Font');
 		const inFonts = fontsEntry instanceof PdfRef;

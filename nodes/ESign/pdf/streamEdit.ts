@@ -29,12 +29,12 @@ export interface Prepared {
 	/** why the whole stream cannot be rewritten */
 	reason?: string;
 	/** operators that cannot be rewritten ("stream:opStart") and why */
-	failed: Map<string, string>;
+	failed: ReadonlyMap<string, string>;
 	/** the new stream's Flate data, when nothing failed */
 	output?: Uint8Array;
-	/** the font copies its hidden glyphs are shown in: by the original font's resource name, the copy's name and the
-	 * codes shown in it (hex) */
-	hidden: Map<string, { name: string; codes: Set<string> }>;
+	/** the font copies its hidden glyphs are shown in: the original font's resource name, the copy's name and the
+	 * codes shown in it (hex), as arrays: a removal keeps one of these per page until write() */
+	hidden: Array<[font: string, copy: { name: string; codes: string[] }]>;
 	/** the resources its names are looked up in, and their /Font dictionary (resolved) */
 	resources?: PdfDict;
 	fonts?: PdfDict;
@@ -102,8 +102,8 @@ export async function loadStream(doc: PdfDocument, pages: PdfPage[], key: string
 /** The stream rewritten with the glyphs given hidden (all of one stream) and deflated, or what failed. `fonts`: the
  * stream's /Font resources (the copies' names must not be taken there). */
 export function prepareStream(loaded: Loaded | string, stream: number, glyphs: Iterable<number[]>, count: number, names: readonly string[], tools: EditTools, fonts?: PdfDict): Prepared {
-	const hidden: Prepared['hidden'] = new Map();
-	if (typeof loaded === 'string') return { count, reason: loaded, failed: new Map(), hidden };
+	const hidden = new Map<string, { name: string; codes: Set<string> }>();
+	if (typeof loaded === 'string') return { count, reason: loaded, failed: NO_FAILURES, hidden: [] };
 	const { ops } = groupOps(glyphs, names);
 	const failed = new Map<string, string>();
 	const edits: Array<{ start: number; end: number; text: string }> = [];
@@ -127,8 +127,19 @@ export function prepareStream(loaded: Loaded | string, stream: number, glyphs: I
 		}
 	}
 	const output = failed.size ? undefined : tools.deflater.deflate(applyEdits(loaded.data, edits));
-	return { count, failed, output, hidden, resources: loaded.resources, fonts, page: loaded.page, form: loaded.form };
+	return {
+		count,
+		failed: failed.size ? failed : NO_FAILURES,
+		output,
+		hidden: [...hidden].map(([font, copy]) => [font, { name: copy.name, codes: [...copy.codes] }]),
+		resources: loaded.resources,
+		fonts,
+		page: loaded.page,
+		form: loaded.form,
+	};
 }
+
+const NO_FAILURES: ReadonlyMap<string, string> = new Map();
 
 /**
  * The name of font `font`'s hidden copy in the /Font dictionary `fonts`: made from the font's own name and only the
