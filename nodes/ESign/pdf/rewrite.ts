@@ -126,9 +126,16 @@ export class TagRemover {
 		else this.byStream.set(stream, [glyph]);
 		this.prepared.delete(stream);
 		if (!this.sources.keys[stream]?.startsWith('page ') || this.open?.stream === stream) return;
-		if (this.open) this.prepare(this.open.stream, this.open.data);
+		if (this.open) this.finish(this.open);
 		const last = this.sources.lastPage;
 		this.open = { stream, data: last?.stream === stream ? last.data : undefined };
+	}
+
+	/** The page marked last, rewritten now that its marks are complete; its list of marks is let go (write() groups
+	 * the tags' glyphs again, and prepares again any stream marked after). */
+	private finish(open: { stream: number; data?: Uint8Array }): void {
+		this.prepare(open.stream, open.data);
+		this.byStream.delete(open.stream);
 	}
 
 	private prepare(stream: number, known?: Uint8Array, glyphs = this.byStream.get(stream) ?? []): Promise<Prepared> {
@@ -156,7 +163,7 @@ export class TagRemover {
 		const unchanged = (reason?: string): TagRemoval => withParts({ changed: false, reason, removed: 0, skipped: [...this.skipped] }, original);
 		const blocker = await updateBlocker(this.doc);
 		if (blocker) return unchanged(blocker);
-		if (this.open) this.prepare(this.open.stream, this.open.data);
+		if (this.open) this.finish(this.open);
 		this.open = undefined;
 		this.store.trim();
 		let tags = this.marked;
