@@ -58,14 +58,6 @@ export function updateOf(original: Uint8Array, trailer: PdfDict, objects: Update
 	return updateChunks(original, trailer, objects, size);
 }
 
-/**
- * The whole file in one buffer: `original` followed by the update. A copy of the original: for code that needs one
- * buffer (tests, scripts); the node uploads the parts (UploadParts) and never joins them.
- */
-export function withUpdate(original: Uint8Array, trailer: PdfDict, objects: UpdateObject[], size: number): Uint8Array {
-	return joined(original, updateOf(original, trailer, objects, size));
-}
-
 const joined = (original: Uint8Array, update: Uint8Array[] | undefined): Uint8Array => {
 	if (!update) return original;
 	const out = new Uint8Array(original.length + lengthOf(update));
