@@ -38,18 +38,26 @@ for (let code = 0; code < 30; code++) {
 const FIXED_LIT = new Uint8Array(288).fill(8, 0, 144).fill(9, 144, 256).fill(7, 256, 280).fill(8, 280, 288);
 const FIXED_DIST = new Uint8Array(30).fill(5);
 
+const FIXED_LIT_CODES = codes(FIXED_LIT);
+const FIXED_DIST_CODES = codes(FIXED_DIST);
+/** Symbols up to which a block is not given a dynamic code. */
+const SMALL_BLOCK = 256;
+
 /** One block, as whichever of stored, fixed or dynamic codes takes fewest bits. */
 export function writeBlock(out: BitWriter, data: Uint8Array, start: number, end: number, lits: Uint16Array, dists: Uint16Array, count: number, litFreq: Uint32Array, distFreq: Uint32Array, last: boolean) {
-	const litLengths = codeLengths(litFreq, 15);
-	const distLengths = codeLengths(distFreq, 15);
-	const header = dynamicHeader(litLengths, distLengths);
+	// A block of few symbols (an edit's new bytes and a page's last operators) gets fixed codes or none: a dynamic
+	// code's header alone is some 60 bytes, and making it costs as much as a block of thousands of symbols.
+	const small = count <= SMALL_BLOCK;
+	const litLengths = small ? FIXED_LIT : codeLengths(litFreq, 15);
+	const distLengths = small ? FIXED_DIST : codeLengths(distFreq, 15);
+	const header = small ? undefined : dynamicHeader(litLengths, distLengths);
 	const extraBits = (freq: Uint32Array, base: number, extra: number[]) => {
 		let bits = 0;
 		for (let k = 0; k < extra.length; k++) bits += freq[base + k] * extra[k];
 		return bits;
 	};
 	const extras = extraBits(litFreq, 257, LENGTH_EXTRA) + extraBits(distFreq, 0, DIST_EXTRA);
-	const dynamicBits = 3 + header.bits + cost(litFreq, litLengths) + cost(distFreq, distLengths) + extras;
+	const dynamicBits = header ? 3 + header.bits + cost(litFreq, litLengths) + cost(distFreq, distLengths) + extras : Infinity;
 	const fixedBits = 3 + cost(litFreq, FIXED_LIT) + cost(distFreq, FIXED_DIST) + extras;
 	const storedBytes = end - start;
 	// A stored block: up to 65,535 bytes each, byte-aligned after its 3 header bits.
@@ -65,9 +73,9 @@ export function writeBlock(out: BitWriter, data: Uint8Array, start: number, end:
 	out.bits((last ? 1 : 0) | ((dynamic ? 2 : 1) << 1), 3);
 	const lit = dynamic ? litLengths : FIXED_LIT;
 	const dist = dynamic ? distLengths : FIXED_DIST;
-	if (dynamic) header.write(out);
-	const litCodes = codes(lit);
-	const distCodes = codes(dist);
+	if (dynamic) header?.write(out);
+	const litCodes = dynamic ? codes(lit) : FIXED_LIT_CODES;
+	const distCodes = dynamic ? codes(dist) : FIXED_DIST_CODES;
 	// The symbols' bits packed here with the writer's state in locals (this loop is most of the output's cost): at
 	// most 16 bits pending before each field of at most 15, so the accumulator stays below 2^31.
 	const buf = out.room(count * 6 + 8); // a symbol is at most 15 + 5 + 15 + 13 bits
@@ -241,6 +249,12 @@ export class BitWriter {
 
 	bytes(...values: number[]): void {
 		for (const value of values) this.byte(value);
+	}
+
+	/** Bit `i` of what is written (counted from the first byte's lowest) set to 0. */
+	clearBit(i: number): void {
+		if (i >> 3 < this.at) this.buf[i >> 3] &= ~(1 << (i & 7));
+		else this.acc &= ~(1 << (i - this.at * 8));
 	}
 
 	copy(data: Uint8Array, start: number, end: number): void {
