@@ -11,6 +11,30 @@ const zlib = require('node:zlib');
 /** zlib's inflate of a zlib-wrapped stream (throws on any error: bad header, incomplete code, wrong Adler-32). */
 const inflate = (data) => new Uint8Array(zlib.inflateSync(Buffer.from(data.buffer, data.byteOffset, data.byteLength)));
 
+/** zlib's inflate of a zlib stream followed by other bytes (a PDF stream's EOL): the data, and the stream's own length. */
+function inflatePrefix(data) {
+	const { buffer, engine } = zlib.inflateSync(Buffer.from(data.buffer, data.byteOffset, data.byteLength), { info: true });
+	return { data: new Uint8Array(buffer), length: engine.bytesWritten };
+}
+
+const STRATEGIES = {
+	default: zlib.constants.Z_DEFAULT_STRATEGY,
+	filtered: zlib.constants.Z_FILTERED,
+	huffman: zlib.constants.Z_HUFFMAN_ONLY,
+	rle: zlib.constants.Z_RLE,
+	fixed: zlib.constants.Z_FIXED,
+};
+
+/**
+ * zlib's own deflate (zlib-wrapped) of `data`, with its level (0 … 9), strategy (by name), windowBits (9 … 15) and
+ * memLevel (1 … 9), and a preset dictionary if any: the producers' streams recompress.ts reads (nodes/ESign/pdf/recompress.ts).
+ */
+function zlibDeflate(data, options = {}) {
+	const { strategy = 'default', ...rest } = options;
+	const input = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+	return new Uint8Array(zlib.deflateSync(input, { ...rest, strategy: STRATEGIES[strategy] }));
+}
+
 const LENGTH_BASE = [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258];
 const LENGTH_EXTRA = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0];
 const DIST_BASE = [1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577];
@@ -151,4 +175,20 @@ function huffmanDepth(counts) {
 	return nodes[0].depth;
 }
 
-module.exports = { inflate, traceBlocks, huffmanDepth };
+/** zlib's inflate of `z`, or its error as text (so that a refused stream fails an assertion, naming zlib's reason). */
+function inflated(z) {
+	try {
+		return { data: inflate(z), error: '' };
+	} catch (failure) {
+		return { data: new Uint8Array(0), error: String(failure) };
+	}
+}
+
+/** The first index where two byte arrays differ (-1: none; the shorter one's length if one is a prefix). */
+function firstDifference(actual, expected) {
+	const n = Math.min(actual.length, expected.length);
+	for (let i = 0; i < n; i++) if (actual[i] !== expected[i]) return i;
+	return actual.length === expected.length ? -1 : n;
+}
+
+module.exports = { inflate, inflated, firstDifference, inflatePrefix, zlibDeflate, traceBlocks, huffmanDepth };

@@ -1,3 +1,4 @@
+import type { Splice } from './recompress';
 import { Lexer, Tok } from './lexer';
 import { isNumber } from './objects';
 import type { PdfObject } from './objects';
@@ -169,4 +170,9 @@ export function applyEdits(data: Uint8Array, edits: Array<{ start: number; end: 
 	}
 	out.set(data.subarray(at), pos);
 	return out;
+}
+
+/** What applyEdits makes of each edit, as the splices recompress.ts follows: its range and its new bytes' length. */
+export function splicesOf(edits: Array<{ start: number; end: number; text: string }>): Splice[] {
+	return edits.map((edit) => ({ start: edit.start, end: edit.end, length: edit.text.length + 2 }));
 }

@@ -189,9 +189,11 @@ export class TagRemover {
 		return this.release(extra.length ? await this.update([], new Map(), extra) : unchanged());
 	}
 
-	/** The rewritten streams are in the upload now: not held twice (a later write() prepares them again). */
+	/** The rewritten streams are in the upload now: not held twice (a later write() prepares them again); nor the
+	 * deflater's tables (another is made if needed). */
 	private release(removal: TagRemoval): TagRemoval {
 		this.prepared.clear();
+		this.tools.deflater = new Deflater();
 		return removal;
 	}
 

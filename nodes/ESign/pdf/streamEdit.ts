@@ -1,13 +1,15 @@
 import type { PdfDocument } from './document';
 import { PdfDict, PdfName, PdfRef, PdfStream } from './objects';
 import type { CodeRemoval } from './opRewrite';
-import { applyEdits, rewriteOperator } from './opRewrite';
+import { applyEdits, rewriteOperator, splicesOf } from './opRewrite';
 import { pageContent } from './pageContent';
 import type { PdfPage } from './pages';
 import { Src } from './provenance';
-import { decodesFully } from './safety';
+import { decodesFully, wholeFlate } from './safety';
 import { hexString } from './serialize';
 import type { Deflater } from './deflate';
+import { recompress } from './recompress';
+import type { Original } from './recompress';
 
 /**
  * One content stream's rewrite for the tag remover: its decoded bytes (a page's /Contents read as one, or a form's
@@ -21,6 +23,8 @@ export interface Loaded {
 	resources: PdfDict;
 	page?: PdfPage;
 	form?: PdfStream;
+	/** the zlib stream `data` is the whole decoding of, when it is one (recompress.ts reuses it; safety.ts) */
+	original?: Original;
 }
 
 export interface Prepared {
@@ -79,14 +83,14 @@ export async function loadStream(doc: PdfDocument, pages: PdfPage[], key: string
 		const contents = await doc.resolve(page.dict.get('Contents'));
 		const parts = Array.isArray(contents) ? contents : [contents];
 		const data = known ?? (await pageContent(doc, page.dict.get('Contents')));
-		for (const part of parts) {
+		const only = parts.length === 1 ? await doc.resolve(parts[0]) : undefined;
+		const original = only instanceof PdfStream ? await wholeFlate(doc, only, data) : undefined;
+		for (const part of original ? [] : parts) {
 			const stream = await doc.resolve(part);
-			if (stream instanceof PdfStream && !(await decodesFully(doc, stream, parts.length === 1 ? data : undefined))) {
-				return 'its page content is damaged (it did not decode to its end)';
-			}
+			if (stream instanceof PdfStream && !(await decodesFully(doc, stream))) return 'its page content is damaged (it did not decode to its end)';
 		}
 		if (!page.resources) return 'its page has no resources';
-		return { data, page, resources: page.resources };
+		return { data, page, resources: page.resources, original };
 	}
 	const [num, gen] = key.split(' ').map(Number);
 	const form = await doc.resolve(new PdfRef(num, gen));
@@ -95,8 +99,9 @@ export async function loadStream(doc: PdfDocument, pages: PdfPage[], key: string
 	// Its hidden glyphs' font copies go into its resources: a form that borrows its page's would change with the page.
 	if (!(resources instanceof PdfDict)) return 'its form has no resources of its own';
 	const data = await doc.formData(form);
-	if (!(await decodesFully(doc, form, data))) return 'its form content is damaged (it did not decode to its end)';
-	return { data, resources, form };
+	const original = await wholeFlate(doc, form, data);
+	if (!original && !(await decodesFully(doc, form))) return 'its form content is damaged (it did not decode to its end)';
+	return { data, resources, form, original };
 }
 
 /** The stream rewritten with the glyphs given hidden (all of one stream) and deflated, or what failed. `fonts`: the
@@ -126,7 +131,12 @@ export function prepareStream(loaded: Loaded | string, stream: number, glyphs: I
 			}
 		}
 	}
-	const output = failed.size ? undefined : tools.deflater.deflate(applyEdits(loaded.data, edits));
+	let output: Uint8Array | undefined;
+	if (!failed.size) {
+		const edited = applyEdits(loaded.data, edits);
+		// The producer's own parse where there is one (no LZ77 search again), else a deflate of the new bytes.
+		output = (loaded.original && recompress(tools.deflater, loaded.original, splicesOf(edits), edited)) || tools.deflater.deflate(edited);
+	}
 	return {
 		count,
 		failed: failed.size ? failed : NO_FAILURES,

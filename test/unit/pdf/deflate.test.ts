@@ -3,7 +3,7 @@
 // from RFC 1951 there, which shows what each block holds: so a test proves its input reached the path it names (a
 // stored block, several dynamic blocks, a distance of 32 768, a length limit) instead of assuming it.
 import { Deflater, adler32, deflateSync } from '../../../nodes/ESign/pdf/deflate';
-import { huffmanDepth, inflate, traceBlocks } from '../../support/deflateTrace';
+import { firstDifference, huffmanDepth, inflated, traceBlocks } from '../../support/deflateTrace';
 import { mulberry32 } from '../../support/prng';
 
 const bytes = (text: string) => Uint8Array.from(text, (c) => c.charCodeAt(0));
@@ -17,22 +17,6 @@ function adlerByDefinition(data: Uint8Array): number {
 		b = (b + a) % 65521;
 	}
 	return b * 65536 + a;
-}
-
-/** The first index where two byte arrays differ (-1: none; the shorter one's length if one is a prefix). */
-function firstDifference(actual: Uint8Array, expected: Uint8Array): number {
-	const n = Math.min(actual.length, expected.length);
-	for (let i = 0; i < n; i++) if (actual[i] !== expected[i]) return i;
-	return actual.length === expected.length ? -1 : n;
-}
-
-/** zlib's inflate of `z`, or its error as text (so that a refused stream fails an assertion, naming zlib's reason). */
-function inflated(z: Uint8Array): { data: Uint8Array; error: string } {
-	try {
-		return { data: inflate(z), error: '' };
-	} catch (failure) {
-		return { data: new Uint8Array(0), error: String(failure) };
-	}
 }
 
 /**

@@ -1,0 +1,293 @@
+import { adler32, adler32Before, adler32Combine } from './deflate';
+import type { Deflater } from './deflate';
+import { WINDOW } from './deflateBlock';
+import { BitReader, DIST_BASE, DIST_EXTRA, FAST_MASK, HuffmanCode, LENGTH_BASE, LENGTH_EXTRA, fixedCodes } from './inflateBits';
+
+/**
+ * A rewritten content stream deflated from its original's own: the original zlib stream is decoded symbol by symbol
+ * (RFC 1951). Up to the first edited operator (on a page, most of it: tags sit in its signature block, drawn last)
+ * its bits are copied as they are, the block they end in closed with its own end code; after that every literal
+ * and match goes to the deflater's blocks as it is (a match whose source an edit moved gets its new distance), and
+ * an edit's new bytes are searched against the KB before them. The LZ77 search over the page, most of a deflate's
+ * time, is not done again, and the output is about as small as the producer's own compression.
+ * Anything unexpected (another wrapping, a preset dictionary, a symbol that does not make the decoded bytes, data
+ * after the last block cut short) gives undefined: the caller deflates the new bytes afresh.
+ */
+
+/** One edit in old and new bytes: [start, end) of the original became `length` bytes at start + (the shift so far). */
+export interface Splice {
+	start: number;
+	end: number;
+	length: number;
+}
+
+/** A zlib stream, its whole decoding and that decoding's Adler-32 (the stream's trailer, checked against it). */
+export interface Original {
+	raw: Uint8Array;
+	data: Uint8Array;
+	adler: number;
+}
+
+/**
+ * zlib-wrapped deflate of `edited`, the bytes the original's data became by `splices` (sorted, not overlapping),
+ * reusing the original's own stream. Undefined when its raw does not decode to exactly its data.
+ */
+export function recompress(deflater: Deflater, { raw, data, adler }: Original, splices: readonly Splice[], edited: Uint8Array): Uint8Array | undefined {
+	if (raw.length < 6) return undefined;
+	const cmf = raw[0];
+	const flg = raw[1];
+	// Deflate with at most a 32 KB window, a valid check, no preset dictionary (RFC 1950, 2.2).
+	if ((cmf & 15) !== 8 || cmf >> 4 > 7 || ((cmf << 8) | flg) % 31 !== 0 || flg & 0x20) return undefined;
+	deflater.begin(edited);
+	const cut = splices.length ? splices[0].start : data.length;
+	if (!parse(raw, data, cut, new Edits(deflater, data, splices), deflater)) {
+		deflater.cancel();
+		return undefined;
+	}
+	// The deflater checked every symbol after the cut against `edited` (a parse that was not data's gives undefined
+	// there); the bits before it are the original's own, which decode to data's first bytes whatever this reader is.
+	// The checksum: the first bytes' from data's (known), with the new bytes after them; not a pass over all of it.
+	const before = adler32Before(adler, adler32(data.subarray(cut)), data.length - cut);
+	return deflater.end(adler32Combine(before, adler32(edited.subarray(cut)), edited.length - cut));
+}
+
+/**
+ * Decodes raw's symbols (after its 2-byte header). Those that make the bytes before `cut` (the first edit's start)
+ * are only counted, and their bits go out as they are; from the first symbol that reaches the cut on, each goes to
+ * `edits`. False at anything not a whole stream of `data`: each literal is compared with its byte, and each match
+ * copied with the bytes it copies, here before the cut (the bits copied decode to exactly data's first bytes, even
+ * if raw were not data's stream) and by the deflater or `edits` after it.
+ */
+function parse(raw: Uint8Array, data: Uint8Array, cut: number, edits: Edits, deflater: Deflater): boolean {
+	const n = data.length;
+	const reader = new BitReader(raw, 2);
+	const [lit, dist] = TABLES;
+	let p = 0;
+	let copying = true;
+	// The copy ends at `bit`: inside a block (`code`: its own end code closes it), or at a block's start or end.
+	// `header`: where the block's header is, its first bit the "last block" mark, taken off when set (more follows).
+	const stop = (bit: number, header: number, final: number, code?: HuffmanCode) => {
+		deflater.copyBits(raw, bit, final ? header : -1, p);
+		if (code) deflater.bits(code.eob, code.eobLength);
+		copying = false;
+	};
+	for (let final = 0; !final; ) {
+		const header = reader.position();
+		final = reader.bits(1);
+		const type = reader.bits(2);
+		if (type === 0) {
+			const at = reader.alignedByte();
+			if (at + 4 > raw.length) return false;
+			const length = raw[at] | (raw[at + 1] << 8);
+			if ((raw[at + 2] | (raw[at + 3] << 8)) !== (~length & 0xffff) || at + 4 + length > raw.length || p + length > n) return false;
+			for (let i = 0; i < length; i++) if (raw[at + 4 + i] !== data[p + i]) return false;
+			if (copying && p + length > cut) stop(header, header, 0);
+			if (copying) p += length;
+			else for (let i = 0; i < length; i++) edits.literal(p++);
+			reader.at = at + 4 + length;
+			if (copying && final) stop(reader.position(), header, final);
+			continue;
+		}
+		if (type === 3) return false;
+		const litCode = type === 1 ? fixedCodes()[0] : lit;
+		const distCode = type === 1 ? fixedCodes()[1] : dist;
+		if (type === 2 && !reader.dynamicCodes(lit, dist)) return false;
+		const litFast = litCode.fast;
+		const distFast = distCode.fast;
+		// The block's symbols, with the reader's state in locals (the hot loop); a field is at most 16 bits, and
+		// at least 16 are held before each.
+		let { buf, count, at } = reader;
+		const size = raw.length;
+		for (;;) {
+			const symbolBit = at * 8 - count;
+			while (count < 16) {
+				buf |= (at < size ? raw[at] : 0) << count;
+				at++;
+				count += 8;
+			}
+			let symbol = litFast[buf & FAST_MASK];
+			if (symbol > 0) {
+				buf >>= symbol & 15;
+				count -= symbol & 15;
+				symbol >>= 4;
+			} else {
+				if (symbol < 0) return false;
+				Object.assign(reader, { buf, count, at });
+				symbol = reader.slow(litCode);
+				({ buf, count, at } = reader);
+			}
+			if (symbol < 256) {
+				if (symbol < 0 || p >= n || data[p] !== symbol) return false;
+				if (copying) {
+					if (p < cut) {
+						p++;
+						continue;
+					}
+					stop(symbolBit, header, final, litCode);
+				}
+				edits.literal(p++);
+				continue;
+			}
+			if (symbol === 256) break;
+			const code = symbol - 257;
+			if (code >= 29) return false;
+			while (count < 16) {
+				buf |= (at < size ? raw[at] : 0) << count;
+				at++;
+				count += 8;
+			}
+			const length = LENGTH_BASE[code] + (buf & ((1 << LENGTH_EXTRA[code]) - 1));
+			buf >>= LENGTH_EXTRA[code];
+			count -= LENGTH_EXTRA[code];
+			while (count < 16) {
+				buf |= (at < size ? raw[at] : 0) << count;
+				at++;
+				count += 8;
+			}
+			let dcode = distFast[buf & FAST_MASK];
+			if (dcode > 0) {
+				buf >>= dcode & 15;
+				count -= dcode & 15;
+				dcode >>= 4;
+			} else {
+				if (dcode < 0) return false;
+				Object.assign(reader, { buf, count, at });
+				dcode = reader.slow(distCode);
+				({ buf, count, at } = reader);
+			}
+			if (dcode < 0 || dcode >= 30) return false;
+			while (count < 16) {
+				buf |= (at < size ? raw[at] : 0) << count;
+				at++;
+				count += 8;
+			}
+			const distance = DIST_BASE[dcode] + (buf & ((1 << DIST_EXTRA[dcode]) - 1));
+			buf >>= DIST_EXTRA[dcode];
+			count -= DIST_EXTRA[dcode];
+			if (distance > p || p + length > n) return false;
+			if (copying) {
+				if (p + length <= cut) {
+					for (let i = p; i < p + length; i++) if (data[i] !== data[i - distance]) return false;
+					p += length;
+					continue;
+				}
+				stop(symbolBit, header, final, litCode);
+			}
+			if (!edits.match(p, length, distance)) return false;
+			p += length;
+		}
+		Object.assign(reader, { buf, count, at });
+		if (reader.overrun()) return false;
+		// The whole stream before the cut (an edit at its very end): its last block is not the last any more.
+		if (copying && final) stop(reader.position(), header, final);
+	}
+	if (p !== n || reader.overrun()) return false;
+	edits.finish();
+	return true;
+}
+
+/** The splices applied while the original's symbols go by, in order: what each becomes in the new bytes. */
+class Edits {
+	/** the next splice not yet passed, and whether its new bytes are written */
+	private k = 0;
+	private inside = false;
+	/** new position − old position after the splices passed */
+	private shift = 0;
+	private next: number;
+	/** the shift after each splice, for a match whose source lies before some */
+	private readonly shifts: number[] = [];
+
+	constructor(
+		private readonly out: Deflater,
+		private readonly data: Uint8Array,
+		private readonly splices: readonly Splice[],
+	) {
+		this.next = splices.length ? splices[0].start : Infinity;
+		let shift = 0;
+		for (const s of splices) this.shifts.push((shift += s.length - (s.end - s.start)));
+	}
+
+	literal(p: number): void {
+		if (p < this.next) this.out.literal(this.data[p]);
+		else this.byte(p);
+	}
+
+	/** False when the match does not make data's bytes (checked here when it goes as literals; the deflater checks
+	 * one written as a match against the new bytes, data's own there). */
+	match(p: number, length: number, distance: number): boolean {
+		// Past splices that end here (written if not yet: one that only inserts): the gap after them (else this
+		// match would go as literals).
+		while (this.k < this.splices.length && p >= this.next && this.splices[this.k].end <= p) {
+			if (!this.inside) this.write(this.splices[this.k]);
+			this.leave();
+		}
+		if (p + length <= this.next) {
+			const moved = this.movedDistance(p - distance, length, distance);
+			if (moved > 0) {
+				this.out.match(length, moved);
+				return true;
+			}
+		}
+		const data = this.data;
+		for (let i = 0; i < length; i++) {
+			if (data[p + i] !== data[p - distance + i]) return false;
+			this.byte(p + i);
+		}
+		return true;
+	}
+
+	/** The splices at the end of the data (their new bytes written if not yet). */
+	finish(): void {
+		while (this.k < this.splices.length) {
+			if (!this.inside) this.write(this.splices[this.k]);
+			this.leave();
+		}
+	}
+
+	/** The distance of a match whose source starts at `from` in the new bytes, or 0 when its source was edited or
+	 * is now out of the window. The target is in the gap before splice k. */
+	private movedDistance(from: number, length: number, distance: number): number {
+		let k = this.k;
+		// The gap the source is in: between splice g − 1's end and splice g's start.
+		while (k > 0 && from < this.splices[k - 1].end) k--;
+		if (k === this.k) return distance;
+		if (from + length > this.splices[k].start) return 0;
+		const moved = distance + this.shift - (k > 0 ? this.shifts[k - 1] : 0);
+		return moved <= WINDOW ? moved : 0;
+	}
+
+	/** One original byte at or after the next splice's start: dropped inside a splice, its new bytes written first. */
+	private byte(q: number): void {
+		while (this.k < this.splices.length && q >= this.next) {
+			const splice = this.splices[this.k];
+			if (!this.inside) {
+				this.write(splice);
+				this.inside = true;
+			}
+			if (q < splice.end) return;
+			this.leave();
+		}
+		this.out.literal(this.data[q]);
+	}
+
+	/** Splice k passed (its new bytes written): on to the gap after it. */
+	private leave(): void {
+		this.shift = this.shifts[this.k];
+		this.k++;
+		this.inside = false;
+		this.next = this.k < this.splices.length ? this.splices[this.k].start : Infinity;
+	}
+
+	/** A splice's new bytes, compressed among themselves and with the content just before them. */
+	private write(splice: Splice): void {
+		const at = splice.start + (this.k > 0 ? this.shifts[this.k - 1] : 0);
+		this.out.search(at + splice.length, LOOKBACK);
+	}
+}
+
+/** A dynamic block's codes, rebuilt for each block: parse() is synchronous, so one pair serves every call. */
+const TABLES = [new HuffmanCode(), new HuffmanCode()];
+
+/** Bytes before an edit its new bytes may repeat: the operators just before it name the same fonts and sizes (on the
+ * 300-page contract's 402 tags: none 584 KB of update, 512 bytes 578 KB, 4 KB 577 KB). */
+const LOOKBACK = 512;
