@@ -53,7 +53,8 @@ describe('Create and Send from the PDF’s form fields: Remove Form Fields From 
 		expect(after.map(keyOf)).toEqual(before.filter((w) => !becomesField(w)).map(keyOf));
 
 		const check = qpdfCheck(bytes);
-		expect(check.status).not.toBeNull();
+		// qpdf missing (and not installable here): the reason, not a bare null.
+		expect(check.status === null ? check.output : '').toBe('');
 		expect({ status: check.status, output: check.status === 0 ? '' : check.output }).toEqual({ status: 0, output: '' });
 		// The eSign fields are there all the same, one for each widget that left.
 		expect(hintsOf(res).filter((h) => /could not be removed|were not removed/.test(h))).toEqual([]);

@@ -28,7 +28,8 @@ describe('the update without the widgets that became fields, read by pdf.js and 
 		expect(after.map(boxKey)).toEqual(before.filter((w) => !gone(w)).map(boxKey));
 
 		const check = qpdfCheck(result.bytes);
-		expect(check.status).not.toBeNull();
+		// qpdf missing (and not installable here): the reason, not a bare null.
+		expect(check.status === null ? check.output : '').toBe('');
 		expect({ status: check.status, output: check.status === 0 ? '' : check.output }).toEqual({ status: 0, output: '' });
 	});
 });
