@@ -110,9 +110,18 @@ export class BitReader {
 	count = 0;
 
 	constructor(
-		readonly raw: Uint8Array,
+		public raw: Uint8Array,
 		public at: number,
 	) {}
+
+	/** Reading `raw` from byte `at` (recompress.ts keeps one reader for every stream). */
+	reset(raw: Uint8Array, at: number): this {
+		this.raw = raw;
+		this.at = at;
+		this.buf = 0;
+		this.count = 0;
+		return this;
+	}
 
 	/** The next bit's position in raw (bits from the start). */
 	position(): number {
