@@ -33,8 +33,8 @@ export function deflateSync(data: Uint8Array): Uint8Array {
 
 /**
  * A deflater whose tables are reused from stream to stream (a removal deflates every page it rewrites: allocating
- * them for each would cost more than the compression). Not shared between callers: it is synchronous and each
- * TagRemover makes its own.
+ * them for each would cost more than the compression). Synchronous: a stream's begin() … end() never waits, so
+ * callers can share one (SHARED_DEFLATER).
  */
 export class Deflater {
 	private head = new Int32Array(0);
@@ -217,6 +217,16 @@ export class Deflater {
 		this.sink = EMPTY_SINK;
 	}
 
+	/** Its tables and output buffer let go (made again, sized to the input, by the next stream). */
+	release(): void {
+		this.sink = EMPTY_SINK;
+		this.head = new Int32Array(0);
+		this.prev = new Int32Array(0);
+		this.lits = new Uint16Array(0);
+		this.dists = new Uint16Array(0);
+		this.out.release();
+	}
+
 	/**
 	 * No room for another symbol: the arrays grown while a block may hold more (they are sized to what the streams
 	 * need: a page recompress.ts copies up to its end makes a few hundred), else the block written. A full block is
@@ -258,6 +268,14 @@ export class Deflater {
 }
 
 const EMPTY_SINK: { data: Uint8Array; symbols: number; at: number; blockStart: number; ok: boolean } = { data: new Uint8Array(0), symbols: 0, at: 0, blockStart: 0, ok: false };
+
+/**
+ * The deflater tag removals share: one instance outlives them all, so that V8 keeps its shape across full garbage
+ * collections. A Deflater made per removal was garbage at the next one, which dropped its shape and the optimized
+ * code of every function that had seen it (`--trace-deopt`: "embedded weak objects cleared"): each removal after a
+ * full GC compressed its first pages interpreted. A removal calls release() when its upload is written.
+ */
+export const SHARED_DEFLATER = new Deflater();
 
 /** Adler-32 (RFC 1950, 8.2). */
 export function adler32(data: Uint8Array): number {

@@ -231,6 +231,12 @@ export class BitWriter {
 		return this;
 	}
 
+	/** Its buffer let go (reset() makes one again). */
+	release(): void {
+		this.buf = new Uint8Array(0);
+		this.reset(0);
+	}
+
 	bits(value: number, count: number): void {
 		this.acc |= value << this.count;
 		this.count += count;

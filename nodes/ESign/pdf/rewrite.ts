@@ -13,7 +13,7 @@ import type { EditTools, Prepared } from './streamEdit';
 import { flateDict, loadStream, opKey, prepareStream } from './streamEdit';
 import { GlyphStore } from './marks';
 import { hiddenFonts } from './hiddenFonts';
-import { Deflater } from './deflate';
+import { SHARED_DEFLATER } from './deflate';
 
 /**
  * The tag remover: marks the glyphs of tags (found in lines read with sources) and writes an incremental update in
@@ -53,7 +53,7 @@ export class TagRemover {
 	private readonly skipped: TagRemoval['skipped'] = [];
 	private readonly used = new WeakMap<TextLine, Set<number>>();
 	private readonly store = new GlyphStore();
-	private readonly tools: EditTools = { deflater: new Deflater(), codes: new Map() };
+	private readonly tools: EditTools = { deflater: SHARED_DEFLATER, codes: new Map() };
 	/** the marked glyphs (store indices) by stream */
 	private readonly byStream = new Map<number, number[]>();
 	/** streams rewritten so far (a stream marked again later is rewritten again) */
@@ -190,10 +190,10 @@ export class TagRemover {
 	}
 
 	/** The rewritten streams are in the upload now: not held twice (a later write() prepares them again); nor the
-	 * deflater's tables (another is made if needed). */
+	 * deflater's tables (made again if needed). */
 	private release(removal: TagRemoval): TagRemoval {
 		this.prepared.clear();
-		this.tools.deflater = new Deflater();
+		this.tools.deflater.release();
 		return removal;
 	}
 

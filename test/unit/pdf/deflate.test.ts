@@ -304,4 +304,20 @@ describe('Deflater reuse', () => {
 			expect([k, firstDifference(reused, deflateSync(data))]).toEqual([k, -1]);
 		});
 	});
+
+	test('release() lets the tables and the output buffer go; the next streams come out as from a fresh Deflater', () => {
+		const deflater = new Deflater();
+		const held = () => {
+			const d = deflater as unknown as { head: Int32Array; prev: Int32Array; lits: Uint16Array; dists: Uint16Array; out: { buf: Uint8Array } };
+			return d.head.length + d.prev.length + d.lits.length + d.dists.length + d.out.buf.length;
+		};
+		const inputs = [mixed(100000, 1), contentStream(10, 2), randomBytes(70000, 5), new Uint8Array(0), contentStream(2000, 6)];
+		inputs.forEach((data, k) => {
+			roundTrip(mixed(50000, 9), deflater);
+			expect(held()).toBeGreaterThan(0);
+			deflater.release();
+			expect(held()).toBe(0);
+			expect([k, firstDifference(roundTrip(data, deflater), deflateSync(data))]).toEqual([k, -1]);
+		});
+	});
 });

@@ -2,7 +2,8 @@
 // same pages, none of the manifest's tags, the same other text with every other glyph where it was (±0.01 pt), and
 // the original bytes in front. Files an update would not be safe for (encrypted, damaged) go up unchanged with the
 // reason. The renderers' and other readers' view of the same uploads is scripts/tags-vanish.mjs's (slow) check.
-import { PdfError } from '../../../nodes/ESign/pdf';
+import { PdfError, PdfText } from '../../../nodes/ESign/pdf';
+import type { TagRemover } from '../../../nodes/ESign/pdf';
 import type { PdfFixture as Fixture } from '../../support/pdfjs';
 import { readPdfFixture, readPdfFixtureManifest } from '../../support/pdfjs';
 import { largestShift, roundTrip } from './removal';
@@ -51,4 +52,34 @@ it('a password-protected file cannot be opened, so there is nothing to rewrite',
 	const locked = manifest.fixtures.find((f) => f.userPassword);
 	expect(locked).toBeDefined();
 	await expect(roundTrip(bytesOf((locked as Fixture).file), () => true)).rejects.toBeInstanceOf(PdfError);
+});
+
+// Removals share one deflater (SHARED_DEFLATER, deflate.ts): two at once, as two executions of the node, each marking
+// and writing between the other's steps, upload the same bytes as each alone, including after one has let the
+// deflater's tables go (release() at the end of its write()).
+it('two removals at once (one deflater between them) upload the same bytes as each alone', async () => {
+	const files = ['agreement-libreoffice.pdf', 'web-chromium.pdf', 'delivery-ghostscript.pdf'];
+	const remove = async (pdf: PdfText, remover: TagRemover, page: number) => {
+		for (const line of await pdf.lines(page, undefined, { sources: true })) {
+			for (const match of line.text.matchAll(/\{\{[^{}]*\}\}/g)) remover.removeText(page, line, match.index, match.index + match[0].length);
+		}
+	};
+	const alone: Uint8Array[] = [];
+	for (const file of files) {
+		const pdf = await PdfText.open(bytesOf(file));
+		const remover = pdf.tagRemover();
+		for (const { number } of pdf.pages) await remove(pdf, remover, number);
+		alone.push((await remover.write()).bytes);
+	}
+	const docs = await Promise.all(files.map((file) => PdfText.open(bytesOf(file))));
+	const removers = docs.map((pdf) => pdf.tagRemover());
+	// Page by page in turn; the first written before the others' last pages are read.
+	for (let page = 1; page <= 2; page++) for (let k = 0; k < docs.length; k++) await remove(docs[k], removers[k], page);
+	const first = await removers[0].write();
+	const rest = await Promise.all(removers.slice(1).map((remover) => remover.write()));
+	const together = [first, ...rest];
+	together.forEach((result, k) => {
+		expect(result.changed).toBe(true);
+		expect([files[k], Buffer.from(result.bytes).equals(Buffer.from(alone[k]))]).toEqual([files[k], true]);
+	});
 });
