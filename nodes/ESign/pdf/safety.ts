@@ -1,4 +1,4 @@
-import { adler32 } from './deflate';
+import { adler32 } from './adler32';
 import type { PdfDocument } from './document';
 import { MAX_SIGNATURE_CHECK_DEPTH, MAX_SIGNATURE_CHECK_FIELDS } from './limits';
 import { PdfDict, PdfRef, PdfStream, isName, isNumber } from './objects';

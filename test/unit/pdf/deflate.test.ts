@@ -2,7 +2,8 @@
 // back by an independent inflater (Node's zlib, through test/support/deflateTrace.js), and by a block reader written
 // from RFC 1951 there, which shows what each block holds: so a test proves its input reached the path it names (a
 // stored block, several dynamic blocks, a distance of 32 768, a length limit) instead of assuming it.
-import { Deflater, adler32, deflateSync } from '../../../nodes/ESign/pdf/deflate';
+import { adler32 } from '../../../nodes/ESign/pdf/adler32';
+import { Deflater, deflateSync } from '../../../nodes/ESign/pdf/deflate';
 import { firstDifference, huffmanDepth, inflated, traceBlocks } from '../../support/deflateTrace';
 import { mulberry32 } from '../../support/prng';
 
