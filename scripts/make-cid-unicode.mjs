@@ -1,4 +1,4 @@
-// Writes nodes/ESign/pdf/cidUnicodeData.ts: the text of every CID of Adobe's four CJK character collections
+// Writes nodes/ESign/pdf/fonts/cidUnicodeData.ts: the text of every CID of Adobe's four CJK character collections
 // (Adobe-Japan1, Adobe-GB1, Adobe-CNS1, Adobe-Korea1), which a composite font without ToUnicode is read through
 // (ISO 32000-1 9.10.2, as pdf.js does it: CID → Adobe-<Ordering>-UCS2 CMap → Unicode). cidUnicode.ts reads it.
 //
@@ -182,7 +182,7 @@ const lines = [
 	'};',
 	'',
 ];
-const target = new URL('../nodes/ESign/pdf/cidUnicodeData.ts', import.meta.url);
+const target = new URL('../nodes/ESign/pdf/fonts/cidUnicodeData.ts', import.meta.url);
 fs.writeFileSync(target, lines.join('\n'));
 for (const t of tables) console.log(`Adobe-${t.ordering}: ${t.cids} CIDs (0–${t.last}), ${t.raw} bytes of varints, ${t.packed.length} characters packed`);
-console.log(`${fs.statSync(target).size} bytes written to nodes/ESign/pdf/cidUnicodeData.ts (poppler-data ${version})`);
+console.log(`${fs.statSync(target).size} bytes written to nodes/ESign/pdf/fonts/cidUnicodeData.ts (poppler-data ${version})`);

@@ -1,4 +1,4 @@
-// Writes nodes/ESign/pdf/glyphList.json: the Adobe Glyph List (AGL 2.0, glyph name → Unicode) the reader turns glyph
+// Writes nodes/ESign/pdf/fonts/glyphList.json: the Adobe Glyph List (AGL 2.0, glyph name → Unicode) the reader turns glyph
 // names into text with, plus the built-in encoding of the standard Symbol font. ZapfDingbats' names (a1 … a191) are
 // left out, as pdf.js's text leaves them: its text content gives a ZapfDingbats code as the code's own character.
 //
@@ -39,5 +39,5 @@ for (const font of ['Symbol']) {
 	builtIn[font] = codes.join(' ');
 }
 const out = { names: [...names].map(([name, hex]) => `${name} ${hex}`).join(' '), ...builtIn };
-fs.writeFileSync(new URL('../nodes/ESign/pdf/glyphList.json', import.meta.url), JSON.stringify(out) + '\n');
+fs.writeFileSync(new URL('../nodes/ESign/pdf/fonts/glyphList.json', import.meta.url), JSON.stringify(out) + '\n');
 console.log(`${names.size} glyph names; the Symbol encoding`);

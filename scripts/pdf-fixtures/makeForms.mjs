@@ -1,4 +1,4 @@
-// Fillable PDF fixtures (AcroForm fields) for the form-field reader (nodes/ESign/pdf/forms.ts), made by make.mjs.
+// Fillable PDF fixtures (AcroForm fields) for the form-field reader (nodes/ESign/pdf/forms/forms.ts), made by make.mjs.
 // Each recipe returns the PDF's bytes; make.mjs writes them, reads them with the pdf.js oracle and the manifest.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,6 +1,6 @@
 'use strict';
 /**
- * For the deflate encoder's tests (nodes/ESign/pdf/deflate.ts): Node's zlib as the independent inflater, and a
+ * For the deflate encoder's tests (nodes/ESign/pdf/write/deflate.ts): Node's zlib as the independent inflater, and a
  * small reader of a zlib stream's deflate blocks written here from RFC 1951 (it decodes them too, so it sees what
  * each block holds): per block its type, the code lengths sent, and how often each symbol was used. The tests use
  * it to prove an input really reached a path (a stored block, several dynamic blocks, a length limit).
@@ -27,7 +27,7 @@ const STRATEGIES = {
 
 /**
  * zlib's own deflate (zlib-wrapped) of `data`, with its level (0 … 9), strategy (by name), windowBits (9 … 15) and
- * memLevel (1 … 9), and a preset dictionary if any: the producers' streams recompress.ts reads (nodes/ESign/pdf/recompress.ts).
+ * memLevel (1 … 9), and a preset dictionary if any: the producers' streams recompress.ts reads (nodes/ESign/pdf/write/recompress.ts).
  */
 function zlibDeflate(data, options = {}) {
 	const { strategy = 'default', ...rest } = options;

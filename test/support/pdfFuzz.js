@@ -83,7 +83,7 @@ const OBJECT_SNIPPETS = [
 	'/Filter /ASCIIHexDecode', '/DecodeParms << /EarlyChange 0 >>', '/Widths 1 0 R', '/Widths []', '/FontDescriptor << /Flags 4 >>',
 	'/Subtype /Type0 /Encoding /Identity-H /DescendantFonts [<< /Subtype /CIDFontType2 /W [0 [500]] >>]',
 	'/Resources << /Font << /F1 << /Subtype /Type1 /BaseFont /Courier >> >> >>', '/Contents [1 0 R 1 0 R]',
-	// Form fields (nodes/ESign/pdf/forms.ts): field trees, widgets and choices.
+	// Form fields (nodes/ESign/pdf/forms/forms.ts): field trees, widgets and choices.
 	'/AcroForm << /Fields [1 0 R] >>', '/Fields [1 0 R 1 0 R]', '/Annots [1 0 R]', '/Subtype /Widget', '/FT /Tx', '/FT /Sig',
 	'/FT /Ch', '/FT /Btn', '/Ff 4294967295', '/Ff -1', '/Ff 1.5', '/T 1 0 R', '/T <FEFF00>', '/T <EFBBBF>', '/T (a.b)',
 	'/Opt [1 0 R [(a)] [] /x]', '/Opt 1 0 R', '/Rect [1e30 0 -1e30 1]', '/Rect [0 0]', '/P 1 0 R', '/F 2', '/F -1',

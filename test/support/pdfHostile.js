@@ -396,7 +396,7 @@ const CASES = [
 				],
 			}),
 	},
-	// Font programs (nodes/ESign/pdf/fontProgram.ts, cff.ts, trueType.ts, type1Program.ts): read when a simple font has
+	// Font programs (nodes/ESign/pdf/fonts/fontProgram.ts, cff.ts, trueType.ts, type1Program.ts): read when a simple font has
 	// no ToUnicode and no base encoding; a program that cannot be read leaves the font as it was (the text still reads).
 	{
 		name: 'a CFF program whose Name INDEX claims 65,535 items at offsets of 2^32 − 1',
@@ -445,7 +445,7 @@ const CASES = [
 			return fontProgramPdf('FontFile', `/Length1 ${length1}`, data);
 		},
 	},
-	// Form-field trees (nodes/ESign/pdf/forms.ts): read after the pages, as the node reads a fillable PDF.
+	// Form-field trees (nodes/ESign/pdf/forms/forms.ts): read after the pages, as the node reads a fillable PDF.
 	{
 		name: 'form fields: a field tree 10,000 levels deep',
 		expect: { outcome: 'PdfError', kind: 'damaged' },

@@ -13,6 +13,6 @@ describe("the PDF reader's one door", () => {
 		const helper = repoPath('nodes', 'ESign', 'helpers', 'x.ts');
 		expect(reachesIn(helper, "import { findTags } from '../pdf/tags';\nimport { PdfText } from '../pdf';")).toEqual(['../pdf/tags']);
 		expect(reachesIn(helper, "import { PdfText } from '../pdf/index';\nexport { boxOf } from '../pdf';\nexport * from '../pdfFile';")).toEqual([]);
-		expect(reachesIn(repoPath('test', 'support', 'x.js'), "const { lex } = require('../../nodes/ESign/pdf/lexer');")).toEqual(['../../nodes/ESign/pdf/lexer']);
+		expect(reachesIn(repoPath('test', 'support', 'x.js'), "const { lex } = require('../../nodes/ESign/pdf/read/lexer');")).toEqual(['../../nodes/ESign/pdf/read/lexer']);
 	});
 });

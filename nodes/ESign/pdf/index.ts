@@ -1,28 +1,28 @@
-import type { FontCache } from './content';
-import { ContentRunner, pageContent } from './content';
-import type { PdfLimits } from './document';
-import type { FormWidget } from './forms';
-import { readFormFields } from './forms';
-import { DEFAULT_LIMITS, PdfDocument } from './document';
-import type { TextLine } from './layout';
-import { LineBuilder } from './layout';
-import type { PdfPage } from './pages';
-import { displayMatrix, readPages } from './pages';
-import { SourceTable } from './provenance';
-import { TagRemover } from './rewrite';
-import { updateBlocker } from './safety';
-import { removeWidgets } from './widgetRemoval';
-import type { WidgetRemoval } from './widgetRemoval';
+import type { FontCache } from './text/content';
+import { ContentRunner, pageContent } from './text/content';
+import type { PdfLimits } from './read/document';
+import type { FormWidget } from './forms/forms';
+import { readFormFields } from './forms/forms';
+import { DEFAULT_LIMITS, PdfDocument } from './read/document';
+import type { TextLine } from './text/layout';
+import { LineBuilder } from './text/layout';
+import type { PdfPage } from './text/pages';
+import { displayMatrix, readPages } from './text/pages';
+import { SourceTable } from './text/provenance';
+import { TagRemover } from './write/tagRemover';
+import { updateBlocker } from './write/safety';
+import { removeWidgets } from './write/widgetRemoval';
+import type { WidgetRemoval } from './write/widgetRemoval';
 
-export type { Box, TextLine } from './layout';
+export type { Box, TextLine } from './text/layout';
 // A match's box from its glyphs: for the node's text matching (textTags/), which reads lines through this door.
-export { boxOf } from './layout';
-export type { FormFieldKind, FormWidget } from './forms';
-export { PdfError } from './objects';
+export { boxOf } from './text/layout';
+export type { FormFieldKind, FormWidget } from './forms/forms';
+export { PdfError } from './read/objects';
 export { FOLD_CACHE_CHARS } from './limits'; // textTags/fold.ts's bound, kept with the others
-export type { TagRemover, TagRemoval } from './rewrite';
-export type { WidgetRemoval } from './widgetRemoval';
-export type { UploadParts } from './incremental';
+export type { TagRemover, TagRemoval } from './write/tagRemover';
+export type { WidgetRemoval } from './write/widgetRemoval';
+export type { UploadParts } from './write/incremental';
 
 const READ_AHEAD = 4;
 

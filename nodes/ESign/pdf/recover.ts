@@ -1,4 +1,4 @@
-import { PdfError } from './objects';
+import { PdfError } from './read/objects';
 
 /**
  * The reader's one error policy. A reader that falls back (to a scan of the file, a default encoding, a font left as

@@ -1,9 +1,9 @@
-// CFF font programs (nodes/ESign/pdf/cff.ts): the charset and encoding a FontFile3 /Type1C program gives its codes,
+// CFF font programs (nodes/ESign/pdf/fonts/cff.ts): the charset and encoding a FontFile3 /Type1C program gives its codes,
 // read from programs built byte by byte (test/support/fontPrograms.js, Adobe TN 5176), from a real one (Ghostscript's, in a fixture), and
 // from hostile ones (counts and offsets past the data).
-import { cffBuiltInEncoding, parseCff } from '../../../nodes/ESign/pdf/cff';
-import { PdfDocument } from '../../../nodes/ESign/pdf/document';
-import { PdfDict, PdfError, PdfRef, PdfStream } from '../../../nodes/ESign/pdf/objects';
+import { cffBuiltInEncoding, parseCff } from '../../../nodes/ESign/pdf/fonts/cff';
+import { PdfDocument } from '../../../nodes/ESign/pdf/read/document';
+import { PdfDict, PdfError, PdfRef, PdfStream } from '../../../nodes/ESign/pdf/read/objects';
 import { cffProgram } from '../../support/fontPrograms';
 import { readPdfFixture } from '../../support/pdfjs';
 

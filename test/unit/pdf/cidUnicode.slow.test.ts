@@ -5,9 +5,9 @@
 // pdf.js bundles an older release of Adobe's UCS2 CMaps than the one the data is made from (poppler-data
 // 0.4.12-1): the CIDs whose letters differ were counted on 2026-11-28 (test/fixtures/pdf/README.md) and may not
 // grow. pdf.js runs in a child process: hence `.slow`.
-import { DEFAULT_LIMITS, PdfDocument } from '../../../nodes/ESign/pdf/document';
-import { loadFont } from '../../../nodes/ESign/pdf/fonts';
-import { PdfDict, PdfRef } from '../../../nodes/ESign/pdf/objects';
+import { DEFAULT_LIMITS, PdfDocument } from '../../../nodes/ESign/pdf/read/document';
+import { loadFont } from '../../../nodes/ESign/pdf/fonts/fonts';
+import { PdfDict, PdfRef } from '../../../nodes/ESign/pdf/read/objects';
 import { readPdfWithPdfjs } from '../../support/pdfjs';
 import { pagesPdf } from '../../support/pdfRaw';
 import type { RawPage } from '../../support/pdfRaw';

@@ -1,13 +1,13 @@
-// The text of a CID in Adobe's CJK character collections (nodes/ESign/pdf/cidUnicode.ts), for composite fonts without
+// The text of a CID in Adobe's CJK character collections (nodes/ESign/pdf/fonts/cidUnicode.ts), for composite fonts without
 // ToUnicode. The expected characters are the collections' own: each is the Unicode value Adobe's Adobe-<Ordering>-UCS2
 // CMap gives that CID (the line is quoted), which is what pdf.js reads for it. The data is generated
 // (scripts/make-cid-unicode.mjs): these tests check that what it packed comes back, in every collection.
-import { cidText, readTable } from '../../../nodes/ESign/pdf/cidUnicode';
-import type { CidText } from '../../../nodes/ESign/pdf/cidUnicode';
-import { DEFAULT_LIMITS, PdfDocument } from '../../../nodes/ESign/pdf/document';
-import * as filters from '../../../nodes/ESign/pdf/filters';
-import { loadFont } from '../../../nodes/ESign/pdf/fonts';
-import { PdfDict, PdfRef } from '../../../nodes/ESign/pdf/objects';
+import { cidText, readTable } from '../../../nodes/ESign/pdf/fonts/cidUnicode';
+import type { CidText } from '../../../nodes/ESign/pdf/fonts/cidUnicode';
+import { DEFAULT_LIMITS, PdfDocument } from '../../../nodes/ESign/pdf/read/document';
+import * as filters from '../../../nodes/ESign/pdf/read/filters';
+import { loadFont } from '../../../nodes/ESign/pdf/fonts/fonts';
+import { PdfDict, PdfRef } from '../../../nodes/ESign/pdf/read/objects';
 import { pagesPdf } from '../../support/pdfRaw';
 
 async function collection(ordering: string): Promise<CidText> {
@@ -68,9 +68,9 @@ describe('which fonts have text by CID', () => {
 
 	it('unpacks a collection once, on the first font that asks for it, and no other', async () => {
 		await jest.isolateModulesAsync(async () => {
-			const fresh = (await import('../../../nodes/ESign/pdf/filters')) as typeof filters;
+			const fresh = (await import('../../../nodes/ESign/pdf/read/filters')) as typeof filters;
 			const inflate = jest.spyOn(fresh, 'inflate');
-			const { cidText: freshCidText } = await import('../../../nodes/ESign/pdf/cidUnicode');
+			const { cidText: freshCidText } = await import('../../../nodes/ESign/pdf/fonts/cidUnicode');
 			expect(inflate).not.toHaveBeenCalled();
 			expect(await freshCidText('Adobe', 'Identity')).toBeUndefined();
 			expect(inflate).not.toHaveBeenCalled();

@@ -1,8 +1,8 @@
-// The PDF reader's CMaps (nodes/ESign/pdf/cmap.ts): ToUnicode maps (bfchar, bfrange with a base or an array),
+// The PDF reader's CMaps (nodes/ESign/pdf/fonts/cmap.ts): ToUnicode maps (bfchar, bfrange with a base or an array),
 // encoding CMaps (cidchar, cidrange) and codespace ranges of 1 to 4 bytes (Adobe technical note 5014, ISO 32000-1
 // 9.7.5 and 9.10.3). Hostile maps end with a bounded map, never an exception or a heap blow-up (the maps too big to read in
 // jest's process are read in a heap-limited child by hostile.slow.test.ts).
-import { CMap } from '../../../nodes/ESign/pdf/cmap';
+import { CMap } from '../../../nodes/ESign/pdf/fonts/cmap';
 
 const bytes = (text: string) => Uint8Array.from(text, (c) => c.charCodeAt(0));
 const toUnicode = (program: string) => CMap.parse(bytes(program), true);

@@ -1,4 +1,4 @@
-// The PDF reader's content interpreter (nodes/ESign/pdf/content.ts): where each glyph lands under the text state
+// The PDF reader's content interpreter (nodes/ESign/pdf/text/content.ts): where each glyph lands under the text state
 // (ISO 32000-1 9.3–9.4), the graphics state (q/Q/cm), Form XObjects and inline images. Font /F1 of the test files
 // is 500/1000 em wide for every code (test/support/pdfRaw.js), so each expected position below is worked out from the
 // content's own numbers: a glyph at size s advances 0.5·s, then Tc, Tw (code 32) and Tz apply as the standard says.

@@ -1,8 +1,8 @@
-// The PDF reader's decryption (nodes/ESign/pdf/crypt.ts): files qpdf encrypted with the empty user password
+// The PDF reader's decryption (nodes/ESign/pdf/read/crypt.ts): files qpdf encrypted with the empty user password
 // (test/fixtures/pdf/crypt, made by scripts/pdf-fixtures/makeCrypt.mjs from one plain file whose text is known) read
 // as the plain file; a file that needs a password, or is encrypted for certificates, is refused as "encrypted".
-import { PdfDocument } from '../../../nodes/ESign/pdf/document';
-import { PdfDict } from '../../../nodes/ESign/pdf/objects';
+import { PdfDocument } from '../../../nodes/ESign/pdf/read/document';
+import { PdfDict } from '../../../nodes/ESign/pdf/read/objects';
 import { PdfText } from '../../../nodes/ESign/pdf';
 import { emptyPasswordEntries, rc4Object } from '../../support/pdfCrypt';
 import { readPdfFixture } from '../../support/pdfjs';

@@ -1,9 +1,9 @@
-// The deflate encoder the tag remover writes content streams with (nodes/ESign/pdf/deflate.ts): every output read
+// The deflate encoder the tag remover writes content streams with (nodes/ESign/pdf/write/deflate.ts): every output read
 // back by an independent inflater (Node's zlib, through test/support/deflateTrace.js), and by a block reader written
 // from RFC 1951 there, which shows what each block holds: so a test proves its input reached the path it names (a
 // stored block, several dynamic blocks, a distance of 32 768, a length limit) instead of assuming it.
-import { adler32 } from '../../../nodes/ESign/pdf/adler32';
-import { Deflater, deflateSync } from '../../../nodes/ESign/pdf/deflate';
+import { adler32 } from '../../../nodes/ESign/pdf/write/adler32';
+import { Deflater, deflateSync } from '../../../nodes/ESign/pdf/write/deflate';
 import { firstDifference, huffmanDepth, inflated, traceBlocks } from '../../support/deflateTrace';
 import { mulberry32 } from '../../support/prng';
 

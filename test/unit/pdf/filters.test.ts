@@ -1,10 +1,10 @@
-// The PDF reader's stream filters (nodes/ESign/pdf/filters.ts, ISO 32000-1 7.4): each decoder against bytes made by
+// The PDF reader's stream filters (nodes/ESign/pdf/read/filters.ts, ISO 32000-1 7.4): each decoder against bytes made by
 // an independent encoder (Node's zlib, test/support/pdfEncoders.js) or by hand from the standard, and the cap that
 // stops a decompression bomb (the LZW, RunLength and ASCII85 bombs of test/support/pdfHostile.js are read in a
 // heap-limited child by hostile.slow.test.ts).
-import { decodeFilters, inflate } from '../../../nodes/ESign/pdf/filters';
-import { PdfDict, PdfName } from '../../../nodes/ESign/pdf/objects';
-import type { PdfObject } from '../../../nodes/ESign/pdf/objects';
+import { decodeFilters, inflate } from '../../../nodes/ESign/pdf/read/filters';
+import { PdfDict, PdfName } from '../../../nodes/ESign/pdf/read/objects';
+import type { PdfObject } from '../../../nodes/ESign/pdf/read/objects';
 import { ascii85Encode, lzwEncode, pngPredict, runLengthEncode, tiffPredict } from '../../support/pdfEncoders';
 import { deflate, deflateRaw } from '../../support/pdfRaw';
 import { pdfError } from './run';

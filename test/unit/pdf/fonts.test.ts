@@ -1,10 +1,10 @@
-// The PDF reader's fonts (nodes/ESign/pdf/fonts.ts): how a string splits into glyphs, each glyph's advance and text
+// The PDF reader's fonts (nodes/ESign/pdf/fonts/fonts.ts): how a string splits into glyphs, each glyph's advance and text
 // (ISO 32000-1 9.6–9.10). Widths are checked against the font dictionaries' own numbers and, for the standard 14
 // fonts, against Adobe's AFM metrics as pdf-lib ships them (test/support/pdfAfm.js).
-import { DEFAULT_LIMITS, PdfDocument } from '../../../nodes/ESign/pdf/document';
-import { loadFont, standardFontName } from '../../../nodes/ESign/pdf/fonts';
-import type { Glyph } from '../../../nodes/ESign/pdf/fonts';
-import { PdfDict, PdfError, PdfRef } from '../../../nodes/ESign/pdf/objects';
+import { DEFAULT_LIMITS, PdfDocument } from '../../../nodes/ESign/pdf/read/document';
+import { loadFont, standardFontName } from '../../../nodes/ESign/pdf/fonts/fonts';
+import type { Glyph } from '../../../nodes/ESign/pdf/fonts/fonts';
+import { PdfDict, PdfError, PdfRef } from '../../../nodes/ESign/pdf/read/objects';
 import { cffProgram, cmapFormat4, cmapTable, postFormat2, trueTypeProgram, type1Program } from '../../support/fontPrograms';
 import { afmWidth } from '../../support/pdfAfm';
 import type { RawObject } from '../../support/pdfRaw';

@@ -1,10 +1,10 @@
-// The reader's form fields (nodes/ESign/pdf/forms.ts, formTree.ts, textString.ts) on hand-built files: the field
+// The reader's form fields (nodes/ESign/pdf/forms/forms.ts, formTree.ts, textString.ts) on hand-built files: the field
 // tree's names and inherited entries, kinds and flags, choices, the page of each widget (/Annots, else /P), its box
 // on the displayed page, widgets only /Annots reaches, and trees built to loop, nest or grow without end.
 import { PdfText } from '../../../nodes/ESign/pdf';
 import type { FormWidget } from '../../../nodes/ESign/pdf';
 import { MAX_FIELD_DEPTH, MAX_FIELD_NODES, MAX_NAME_CHARS, MAX_OPTIONS, MAX_WIDGETS } from '../../../nodes/ESign/pdf/limits';
-import { decodeTextString } from '../../../nodes/ESign/pdf/textString';
+import { decodeTextString } from '../../../nodes/ESign/pdf/forms/textString';
 import type { BuildOptions, RawObject } from '../../support/pdfRaw';
 import { buildPdf } from '../../support/pdfRaw';
 import { pdfError } from './run';

@@ -1,7 +1,7 @@
-// Glyph names to text (nodes/ESign/pdf/glyphList.ts): the Adobe Glyph List (glyphList.json, made by
+// Glyph names to text (nodes/ESign/pdf/fonts/glyphList.ts): the Adobe Glyph List (glyphList.json, made by
 // scripts/make-glyph-list.mjs from AGL 2.0), the name forms producers write instead, and the Symbol font's built-in
 // encoding. ZapfDingbats' names (a1 …) name no text, as in pdf.js's text content.
-import { symbolBuiltIn, textOfGlyphName } from '../../../nodes/ESign/pdf/glyphList';
+import { symbolBuiltIn, textOfGlyphName } from '../../../nodes/ESign/pdf/fonts/glyphList';
 
 describe('glyph names', () => {
 	it.each([

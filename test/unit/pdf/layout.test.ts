@@ -1,11 +1,11 @@
-// Lines from placed glyphs (nodes/ESign/pdf/layout.ts): a glyph continues the line when it runs in the same
+// Lines from placed glyphs (nodes/ESign/pdf/text/layout.ts): a glyph continues the line when it runs in the same
 // direction on the same baseline without stepping back; a gap wider than 15 % of the font size reads as a space.
 // Glyphs are given on the displayed page (y down), as the interpreter places them.
 import { PdfText } from '../../../nodes/ESign/pdf';
-import type { PlacedGlyph } from '../../../nodes/ESign/pdf/content';
-import { LineBuilder, boxOf, emBox } from '../../../nodes/ESign/pdf/layout';
-import { PdfError } from '../../../nodes/ESign/pdf/objects';
-import type { PageArea, TextLine } from '../../../nodes/ESign/pdf/layout';
+import type { PlacedGlyph } from '../../../nodes/ESign/pdf/text/content';
+import { LineBuilder, boxOf, emBox } from '../../../nodes/ESign/pdf/text/layout';
+import { PdfError } from '../../../nodes/ESign/pdf/read/objects';
+import type { PageArea, TextLine } from '../../../nodes/ESign/pdf/text/layout';
 import { pagesPdf } from '../../support/pdfRaw';
 
 /** A horizontal glyph at (x, y): `width` wide, `size` high (the height vector points up the page: −y). */

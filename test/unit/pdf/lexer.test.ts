@@ -1,7 +1,7 @@
-// The PDF reader's lexer (nodes/ESign/pdf/lexer.ts): tokens of PDF syntax (ISO 32000-1, 7.2–7.3). Expected values
+// The PDF reader's lexer (nodes/ESign/pdf/read/lexer.ts): tokens of PDF syntax (ISO 32000-1, 7.2–7.3). Expected values
 // are written from the standard's rules, byte by byte.
-import { Lexer, Tok } from '../../../nodes/ESign/pdf/lexer';
-import { PdfError } from '../../../nodes/ESign/pdf/objects';
+import { Lexer, Tok } from '../../../nodes/ESign/pdf/read/lexer';
+import { PdfError } from '../../../nodes/ESign/pdf/read/objects';
 
 const bytes = (text: string) => Uint8Array.from(text, (c) => c.charCodeAt(0));
 const text = (value: unknown) => String.fromCharCode(...(value as Uint8Array));

@@ -1,7 +1,7 @@
 // Bounds kept in limits.ts (issue 43) that no other suite reaches: the writer's nesting, a content operand's
 // nesting and length, a glyph name's length. Each test sits on both sides of its bound, so moving the check off
 // the constant (or dropping it) fails here.
-import { Lexer } from '../../../nodes/ESign/pdf/lexer';
+import { Lexer } from '../../../nodes/ESign/pdf/read/lexer';
 import {
 	MAX_GLYPH_NAME_CHARS,
 	MAX_NESTING,
@@ -9,11 +9,11 @@ import {
 	MAX_OPERAND_NESTING,
 	MAX_WRITE_NESTING,
 } from '../../../nodes/ESign/pdf/limits';
-import { PdfError } from '../../../nodes/ESign/pdf/objects';
-import type { PdfObject } from '../../../nodes/ESign/pdf/objects';
-import { readOperand } from '../../../nodes/ESign/pdf/operands';
-import { formatObject } from '../../../nodes/ESign/pdf/serialize';
-import { textOfGlyphName } from '../../../nodes/ESign/pdf/glyphList';
+import { PdfError } from '../../../nodes/ESign/pdf/read/objects';
+import type { PdfObject } from '../../../nodes/ESign/pdf/read/objects';
+import { readOperand } from '../../../nodes/ESign/pdf/text/operands';
+import { formatObject } from '../../../nodes/ESign/pdf/write/serialize';
+import { textOfGlyphName } from '../../../nodes/ESign/pdf/fonts/glyphList';
 
 const nested = (levels: number): PdfObject => (levels === 0 ? 1 : [nested(levels - 1)]);
 const depthOf = (object: PdfObject | undefined): number => (Array.isArray(object) && object.length ? 1 + depthOf(object[0]) : 0);

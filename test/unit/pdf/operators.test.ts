@@ -1,4 +1,4 @@
-// Content operators take their operands from the end (nodes/ESign/pdf/operators.ts): a stray operand before an
+// Content operators take their operands from the end (nodes/ESign/pdf/text/operators.ts): a stray operand before an
 // operator's own is dropped instead of shifting them, and an operator with too few operands is skipped whole. Each
 // case reads the same content twice, once clean and once with a stray operand (a number, a name, a string) slipped in
 // before one operator's operands, and expects the same glyphs: before the table, Td, Tf, Tj, TJ, Tm and the rest

@@ -1,10 +1,10 @@
-// The PDF reader's page tree (nodes/ESign/pdf/pages.ts): inherited attributes, the visible area (CropBox ∩
+// The PDF reader's page tree (nodes/ESign/pdf/text/pages.ts): inherited attributes, the visible area (CropBox ∩
 // MediaBox), /Rotate and the matrix to the displayed page (top-left origin, y down, as a viewer shows it), and page
 // trees that loop or nest without end.
 import { PdfText } from '../../../nodes/ESign/pdf';
-import { PdfDocument } from '../../../nodes/ESign/pdf/document';
-import { displayMatrix, readPages } from '../../../nodes/ESign/pdf/pages';
-import type { PdfPage } from '../../../nodes/ESign/pdf/pages';
+import { PdfDocument } from '../../../nodes/ESign/pdf/read/document';
+import { displayMatrix, readPages } from '../../../nodes/ESign/pdf/text/pages';
+import type { PdfPage } from '../../../nodes/ESign/pdf/text/pages';
 import type { RawObject } from '../../support/pdfRaw';
 import { buildPdf, pagesPdf } from '../../support/pdfRaw';
 import { pdfError } from './run';

@@ -1,10 +1,10 @@
-// The PDF reader's parser (nodes/ESign/pdf/parser.ts): objects from tokens (ISO 32000-1, 7.3), streams with a
+// The PDF reader's parser (nodes/ESign/pdf/read/parser.ts): objects from tokens (ISO 32000-1, 7.3), streams with a
 // wrong or indirect /Length, and the nesting bound that keeps its recursion finite.
-import { Lexer } from '../../../nodes/ESign/pdf/lexer';
-import { PdfDict, PdfError, PdfName, PdfRef, PdfStream } from '../../../nodes/ESign/pdf/objects';
-import type { PdfObject } from '../../../nodes/ESign/pdf/objects';
+import { Lexer } from '../../../nodes/ESign/pdf/read/lexer';
+import { PdfDict, PdfError, PdfName, PdfRef, PdfStream } from '../../../nodes/ESign/pdf/read/objects';
+import type { PdfObject } from '../../../nodes/ESign/pdf/read/objects';
 import { MAX_NESTING } from '../../../nodes/ESign/pdf/limits';
-import { Parser, findEndstream } from '../../../nodes/ESign/pdf/parser';
+import { Parser, findEndstream } from '../../../nodes/ESign/pdf/read/parser';
 
 const bytes = (text: string) => Uint8Array.from(text, (c) => c.charCodeAt(0));
 const latin = (value: Uint8Array) => String.fromCharCode(...value);

@@ -1,10 +1,10 @@
-// Glyph sources (nodes/ESign/pdf/provenance.ts) as lines keep them (layout.ts): recorded in a buffer reused from line
+// Glyph sources (nodes/ESign/pdf/text/provenance.ts) as lines keep them (layout.ts): recorded in a buffer reused from line
 // to line and made into a line's array only when the line is kept, so each kept line holds exactly its own glyphs'.
-import type { PlacedGlyph } from '../../../nodes/ESign/pdf/content';
-import { LineBuilder } from '../../../nodes/ESign/pdf/layout';
-import type { TextLine } from '../../../nodes/ESign/pdf/layout';
-import { SOURCE_SIZE, SourceRecorder } from '../../../nodes/ESign/pdf/provenance';
-import type { GlyphSource } from '../../../nodes/ESign/pdf/provenance';
+import type { PlacedGlyph } from '../../../nodes/ESign/pdf/text/content';
+import { LineBuilder } from '../../../nodes/ESign/pdf/text/layout';
+import type { TextLine } from '../../../nodes/ESign/pdf/text/layout';
+import { SOURCE_SIZE, SourceRecorder } from '../../../nodes/ESign/pdf/text/provenance';
+import type { GlyphSource } from '../../../nodes/ESign/pdf/text/provenance';
 
 /** A source whose numbers all derive from `n`, so a record in the wrong place shows. */
 const source = (n: number): GlyphSource => ({

@@ -5,12 +5,12 @@
 // (codes longer than the decoder's 10-bit table, a lone distance code, none at all, a distance of 32 768). Every
 // output is inflated by Node's zlib and compared with the edited bytes; anything recompress cannot follow must give
 // undefined (the caller deflates afresh), never a stream of other bytes, and leave the Deflater usable.
-import { adler32 } from '../../../nodes/ESign/pdf/adler32';
-import { Deflater } from '../../../nodes/ESign/pdf/deflate';
-import { applyEdits, splicesOf } from '../../../nodes/ESign/pdf/opRewrite';
-import type { Splice } from '../../../nodes/ESign/pdf/recompress';
-import { recompress } from '../../../nodes/ESign/pdf/recompress';
-import { trailerAdler } from '../../../nodes/ESign/pdf/safety';
+import { adler32 } from '../../../nodes/ESign/pdf/write/adler32';
+import { Deflater } from '../../../nodes/ESign/pdf/write/deflate';
+import { applyEdits, splicesOf } from '../../../nodes/ESign/pdf/write/opRewrite';
+import type { Splice } from '../../../nodes/ESign/pdf/write/recompress';
+import { recompress } from '../../../nodes/ESign/pdf/write/recompress';
+import { trailerAdler } from '../../../nodes/ESign/pdf/write/safety';
 import type { ZlibOptions } from '../../support/deflateTrace';
 import { firstDifference, inflate, inflated, inflatePrefix, traceBlocks, zlibDeflate } from '../../support/deflateTrace';
 import { readPdfFixture } from '../../support/pdfjs';

@@ -1,12 +1,12 @@
 // The reader's one error policy (nodes/ESign/pdf/recover.ts): a reader falls back only on a PdfError saying the data
 // is damaged or unsupported; a limit stops the read wherever it is met (a font program, a ToUnicode map, an object
 // stream read during a rebuild, a hybrid file's xref stream), and an error that is not a PdfError is never repaired.
-import { CMap } from '../../../nodes/ESign/pdf/cmap';
-import { DEFAULT_LIMITS, PdfDocument } from '../../../nodes/ESign/pdf/document';
-import { loadFont } from '../../../nodes/ESign/pdf/fonts';
-import { PdfDict, PdfError, PdfRef } from '../../../nodes/ESign/pdf/objects';
+import { CMap } from '../../../nodes/ESign/pdf/fonts/cmap';
+import { DEFAULT_LIMITS, PdfDocument } from '../../../nodes/ESign/pdf/read/document';
+import { loadFont } from '../../../nodes/ESign/pdf/fonts/fonts';
+import { PdfDict, PdfError, PdfRef } from '../../../nodes/ESign/pdf/read/objects';
 import { attempt, orElse, recoverable } from '../../../nodes/ESign/pdf/recover';
-import * as xref from '../../../nodes/ESign/pdf/xref';
+import * as xref from '../../../nodes/ESign/pdf/read/xref';
 import { buildPdf, deflate, pagesPdf } from '../../support/pdfRaw';
 import type { RawObject } from '../../support/pdfRaw';
 

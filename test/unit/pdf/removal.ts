@@ -86,7 +86,7 @@ export function largestShift(before: GlyphAt[], after: GlyphAt[]): number {
 }
 
 /**
- * A removal's upload as its parts (nodes/ESign/pdf/incremental.ts UploadParts), checked against the file it was
+ * A removal's upload as its parts (nodes/ESign/pdf/write/incremental.ts UploadParts), checked against the file it was
  * given: the original part is that very object (no copy); the update (none when unchanged) is written to follow it:
  * its startxref and every cross-reference row, read from the update alone, point inside the update once the
  * original's length is taken off; joined, the parts are `bytes`, joined once (the same object on a second access) and

@@ -1,12 +1,12 @@
 // Helpers for the PDF reader's tests: runs a page's content streams through the interpreter and keeps every glyph it
 // places (copied: the interpreter refills one record); the PdfError a read is refused with.
-import type { PlacedGlyph } from '../../../nodes/ESign/pdf/content';
-import { ContentRunner, pageContent } from '../../../nodes/ESign/pdf/content';
-import { PdfDocument } from '../../../nodes/ESign/pdf/document';
-import { PdfError } from '../../../nodes/ESign/pdf/objects';
+import type { PlacedGlyph } from '../../../nodes/ESign/pdf/text/content';
+import { ContentRunner, pageContent } from '../../../nodes/ESign/pdf/text/content';
+import { PdfDocument } from '../../../nodes/ESign/pdf/read/document';
+import { PdfError } from '../../../nodes/ESign/pdf/read/objects';
 import type { Matrix } from '../../../nodes/ESign/pdf/matrix';
 import { IDENTITY } from '../../../nodes/ESign/pdf/matrix';
-import { readPages } from '../../../nodes/ESign/pdf/pages';
+import { readPages } from '../../../nodes/ESign/pdf/text/pages';
 
 /** The glyphs page `pageNumber` shows, in user space (or under `display`). */
 export async function placed(bytes: Uint8Array, pageNumber = 1, display: Matrix = IDENTITY): Promise<PlacedGlyph[]> {

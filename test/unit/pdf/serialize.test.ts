@@ -1,9 +1,9 @@
 // The writer's numbers (serialize.ts formatNumber): PDF has no exponent form, and a redefined page's boxes and
 // matrices must mean what the original said. Each value is written as a decimal that a correct parser reads back as
 // the same double; the reader's own lexer (which sums digits, as viewers do) reads it within a part in 10^12.
-import { Lexer, Tok } from '../../../nodes/ESign/pdf/lexer';
-import { PdfError } from '../../../nodes/ESign/pdf/objects';
-import { formatNumber } from '../../../nodes/ESign/pdf/serialize';
+import { Lexer, Tok } from '../../../nodes/ESign/pdf/read/lexer';
+import { PdfError } from '../../../nodes/ESign/pdf/read/objects';
+import { formatNumber } from '../../../nodes/ESign/pdf/write/serialize';
 
 const readBack = (text: string) => {
 	const lexer = new Lexer(new TextEncoder().encode(text), 0);

@@ -1,7 +1,7 @@
-// TrueType font programs (nodes/ESign/pdf/trueType.ts): a symbolic simple font's text by code through its `cmap`
+// TrueType font programs (nodes/ESign/pdf/fonts/trueType.ts): a symbolic simple font's text by code through its `cmap`
 // (formats 0, 4, 6, 12; the (3,0) subtable's 0xF000 offsets, (1,0), (3,1)) and `post` (formats 1, 2, 3) tables,
 // from programs built byte by byte (test/support/fontPrograms.js), and hostile ones.
-import { postNames, trueTypeSymbolicText } from '../../../nodes/ESign/pdf/trueType';
+import { postNames, trueTypeSymbolicText } from '../../../nodes/ESign/pdf/fonts/trueType';
 import { cmapFormat0, cmapFormat12, cmapFormat4, cmapFormat6, cmapTable, int32, postFormat2, trueTypeProgram, u16 } from '../../support/fontPrograms';
 
 /** A post table of format 1 or 3 (the header only). */

@@ -1,6 +1,6 @@
-// Type 1 font programs (nodes/ESign/pdf/type1Program.ts): the built-in encoding of a FontFile's cleartext, as pdfTeX
+// Type 1 font programs (nodes/ESign/pdf/fonts/type1Program.ts): the built-in encoding of a FontFile's cleartext, as pdfTeX
 // embeds TeX's fonts (no /Encoding in the PDF): `StandardEncoding def`, or `dup <code> /<name> put` entries.
-import { type1BuiltInEncoding } from '../../../nodes/ESign/pdf/type1Program';
+import { type1BuiltInEncoding } from '../../../nodes/ESign/pdf/fonts/type1Program';
 import { type1Program } from '../../support/fontPrograms';
 
 // ASCII text (the bytes after eexec stand for binary; their UTF-8 form is as good).

@@ -1,13 +1,13 @@
-// Form widgets that became eSign fields, taken out of the upload (nodes/ESign/pdf/widgetRemoval.ts, issue 42): on the
+// Form widgets that became eSign fields, taken out of the upload (nodes/ESign/pdf/write/widgetRemoval.ts, issue 42): on the
 // fillable fixtures the update reads again with the reader, no widget given remains (neither on a page nor in the
 // field tree), every other widget does, a field node left with no kids leaves its parent in turn, and the original
 // bytes are a prefix. An encrypted file goes up unchanged with why. With tags also removed, a page is written once.
 import { usableWidgets } from '../../../nodes/ESign/helpers/formFields';
 import { PdfText } from '../../../nodes/ESign/pdf';
 import type { FormWidget, WidgetRemoval } from '../../../nodes/ESign/pdf';
-import { PdfDocument } from '../../../nodes/ESign/pdf/document';
-import { PdfDict, PdfRef } from '../../../nodes/ESign/pdf/objects';
-import type { PdfObject } from '../../../nodes/ESign/pdf/objects';
+import { PdfDocument } from '../../../nodes/ESign/pdf/read/document';
+import { PdfDict, PdfRef } from '../../../nodes/ESign/pdf/read/objects';
+import type { PdfObject } from '../../../nodes/ESign/pdf/read/objects';
 import { readPdfFixture } from '../../support/pdfjs';
 import { buildPdf } from '../../support/pdfRaw';
 import { findTags, mayHoldTag } from '../../../nodes/ESign/textTags/tags';

@@ -1,11 +1,11 @@
-// The PDF reader's cross-reference (nodes/ESign/pdf/xref.ts and document.ts): classic tables with subsections,
+// The PDF reader's cross-reference (nodes/ESign/pdf/read/xref.ts and document.ts): classic tables with subsections,
 // xref streams with /W and /Index, hybrid files, /Prev chains (and loops), and the recovery scan when the table lies.
 // Offsets are counted by test/support/pdfRaw.js as it writes the file, never by the reader.
-import { PdfDocument } from '../../../nodes/ESign/pdf/document';
-import { decodeFilters } from '../../../nodes/ESign/pdf/filters';
-import { PdfDict, PdfError, PdfRef, PdfStream } from '../../../nodes/ESign/pdf/objects';
-import type { PdfObject } from '../../../nodes/ESign/pdf/objects';
-import { readXref, scanXref } from '../../../nodes/ESign/pdf/xref';
+import { PdfDocument } from '../../../nodes/ESign/pdf/read/document';
+import { decodeFilters } from '../../../nodes/ESign/pdf/read/filters';
+import { PdfDict, PdfError, PdfRef, PdfStream } from '../../../nodes/ESign/pdf/read/objects';
+import type { PdfObject } from '../../../nodes/ESign/pdf/read/objects';
+import { readXref, scanXref } from '../../../nodes/ESign/pdf/read/xref';
 import { PdfText } from '../../../nodes/ESign/pdf';
 import { buildPdf, deflate, pagesPdf } from '../../support/pdfRaw';
 import { pdfError } from './run';
