@@ -4,8 +4,8 @@ import type { FormWidget, PdfText } from '../pdf';
 
 /**
  * "Remove Tags From the PDF" and "Remove Form Fields From the PDF" (issue 42), the node's side: whether the file may
- * be rewritten at all, and what the writer's answer means for the upload and for the user. The writer (pdf/rewrite.ts
- * for tags, pdf/widgetRemoval.ts for form fields) writes an incremental update; where a rewrite is not safe it gives
+ * be rewritten at all, and what the writer's answer means for the upload and for the user. The writer
+ * (pdf/write/tagRemover.ts for tags, pdf/write/widgetRemoval.ts for form fields) writes an incremental update; where a rewrite is not safe it gives
  * the original back with why, and the node says so in an execution hint: never a failure for that alone (the tags
  * or form boxes then stay visible).
  */

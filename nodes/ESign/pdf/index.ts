@@ -12,7 +12,7 @@ import { SourceTable } from './text/provenance';
 import { TagRemover } from './write/tagRemover';
 import { updateBlocker } from './write/safety';
 import { removeWidgets } from './write/widgetRemoval';
-import type { WidgetRemoval } from './write/widgetRemoval';
+import type { Removal } from './write/incremental';
 
 export type { Box, TextLine } from './text/layout';
 // A match's box from its glyphs: for the node's text matching (textTags/), which reads lines through this door.
@@ -20,9 +20,8 @@ export { boxOf } from './text/layout';
 export type { FormFieldKind, FormWidget } from './forms/forms';
 export { PdfError } from './read/objects';
 export { FOLD_CACHE_CHARS } from './limits'; // textTags/fold.ts's bound, kept with the others
-export type { TagRemover, TagRemoval } from './write/tagRemover';
-export type { WidgetRemoval } from './write/widgetRemoval';
-export type { UploadParts } from './write/incremental';
+export type { TagRemover } from './write/tagRemover';
+export type { Removal, UploadParts } from './write/incremental';
 
 const READ_AHEAD = 4;
 
@@ -88,16 +87,16 @@ export class PdfText {
 		return readFormFields(this.doc, this.pageList);
 	}
 
-	/** A tag remover for tags found in lines read with `{ sources: true }` (rewrite.ts). */
+	/** A tag remover for tags found in lines read with `{ sources: true }` (write/tagRemover.ts). */
 	tagRemover(): TagRemover {
 		return new TagRemover(this.doc, this.pageList, this.sources);
 	}
 
 	/**
 	 * The file without `widgets` (from formFields(), the ones that became eSign fields): the original followed by one
-	 * update, or the original and why (widgetRemoval.ts). With `tags`, the tags' removal goes in the same update.
+	 * update, or the original and why (write/widgetRemoval.ts). With `tags`, the tags' removal goes in the same update.
 	 */
-	removeWidgets(widgets: FormWidget[], tags?: TagRemover): Promise<WidgetRemoval> {
+	removeWidgets(widgets: FormWidget[], tags?: TagRemover): Promise<Removal> {
 		return removeWidgets(this.doc, this.pageList, widgets, tags && ((objects) => tags.write(objects)));
 	}
 

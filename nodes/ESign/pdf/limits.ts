@@ -23,7 +23,7 @@ export const DEFAULT_LIMITS: PdfLimits = {
 	contentBytes: 128 * 1048576,
 };
 
-// Syntax (lexer.ts, parser.ts, objects.ts)
+// Syntax (read/lexer.ts, read/parser.ts, read/objects.ts)
 
 /** Objects nested deeper are refused: no real producer comes near it, and recursion must stay bounded. */
 export const MAX_NESTING = 64;
@@ -34,7 +34,7 @@ export const MAX_KEYWORDS = 4096;
 /** Names interned (they compare by identity); past this, new names are plain objects, so the table cannot grow. */
 export const MAX_INTERNED_NAMES = 50_000;
 
-// Cross-reference and objects (xref.ts, document.ts)
+// Cross-reference and objects (read/xref.ts, read/document.ts)
 
 /** Bytes at the file's end searched for "startxref" (some files carry junk after %%EOF). */
 export const STARTXREF_WINDOW = 65536;
@@ -55,17 +55,19 @@ export const MAX_REF_HOPS = 32;
 /** Decoded Form XObjects kept per document (a letterhead or logo drawn on every page is decoded once). */
 export const FORM_CACHE_BYTES = 16 * 1048576;
 
-// Filters (filters.ts)
+// Filters (read/filters.ts)
 
 /** A predictor's /Columns: wider rows than any image a PDF holds; the row buffer is sized by it. */
 export const MAX_PREDICTOR_COLUMNS = 1 << 20;
 
-// Pages (pages.ts)
+// Pages (text/pages.ts)
 
 /** Depth of the page tree: real trees are a few levels; recursion must stay bounded. */
 export const MAX_PAGE_TREE_DEPTH = 64;
+/** Content streams of one page read: producers write one or a few; a list of millions would be read for nothing. */
+export const MAX_CONTENT_PARTS = 10_000;
 
-// Page content (content.ts, layout.ts); PdfLimits.contentBytes bounds the bytes interpreted
+// Page content (text/content.ts, text/layout.ts); PdfLimits.contentBytes bounds the bytes interpreted
 
 /** Form XObjects nested inside each other (a form drawing itself is a cycle; real documents nest two or three). */
 export const MAX_FORM_DEPTH = 12;
@@ -78,7 +80,7 @@ export const MAX_CONTENT_OPERANDS = 4096;
 /** Glyphs one page may show: a dense page has tens of thousands; past this the page's lines would not fit in memory. */
 export const MAX_PAGE_GLYPHS = 1_000_000;
 
-// Fonts (fonts.ts, cmap.ts, type1Program.ts, cidUnicode.ts)
+// Fonts (fonts/)
 
 /** Items of a font's /Widths (or other number list) read: codes of a simple font are 0–255, CIDs two bytes. */
 export const MAX_FONT_NUMBERS = 65536;
@@ -105,7 +107,7 @@ export const MAX_EXTRA_CODE_POINTS = 8;
 /** Bytes a bundled CID → Unicode table unpacks to (the largest unpacks to 43 KB of varints). */
 export const MAX_COLLECTION_BYTES = 1 << 20;
 
-// Form fields (formTree.ts, forms.ts)
+// Form fields (forms/)
 
 /** Depth of the form-field tree (real forms nest a few levels; recursion must stay bounded). */
 export const MAX_FIELD_DEPTH = 64;
@@ -122,19 +124,19 @@ export const MAX_OPTIONS = 5_000;
 /** Characters of one choice kept. */
 export const MAX_OPTION_CHARS = 500;
 
-// Content operands (operands.ts): inline images' dictionaries and arrays in page content
+// Content operands (text/operators.ts): inline images' dictionaries and arrays in page content
 
 /** Arrays and dictionaries nested inside one content operand (a TJ array is one level; deeper is damage). */
 export const MAX_OPERAND_NESTING = 32;
 /** Items kept in one content array (a TJ of a long line has hundreds; the rest is dropped, not stored). */
 export const MAX_OPERAND_ITEMS = 65536;
 
-// Glyph names (glyphList.ts)
+// Glyph names (fonts/glyphList.ts)
 
 /** Characters of a glyph name looked up: no real name is this long; a longer one maps to nothing at no cost. */
 export const MAX_GLYPH_NAME_CHARS = 200;
 
-// The writer (rewrite.ts, serialize.ts, safety.ts): tag and widget removal's incremental update
+// The writer (write/): tag and widget removal's incremental update
 
 /** Tags one removal takes out: far past any real contract; a file with more goes up unchanged (with why). */
 export const MAX_TAGS_TO_REMOVE = 100_000;

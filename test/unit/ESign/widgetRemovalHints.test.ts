@@ -4,7 +4,7 @@
 import type { IExecuteFunctions, NodeExecutionHint } from 'n8n-workflow';
 
 import { finishWidgetRemoval } from '../../../nodes/ESign/helpers/tagRemoval';
-import type { FormWidget, PdfText, WidgetRemoval } from '../../../nodes/ESign/pdf';
+import type { FormWidget, PdfText, Removal } from '../../../nodes/ESign/pdf';
 import { executeContext } from '../fakes';
 
 const hints: NodeExecutionHint[] = [];
@@ -19,7 +19,7 @@ const UPDATE = [new Uint8Array([10, 37]), new Uint8Array([37, 69, 79, 70, 10])];
  * A PdfText whose removeWidgets answers `answer`, and the widgets it was given. The answer's `bytes` (the parts
  * joined, a copy of the whole file) throws: the node must not read it.
  */
-function pdfOf(answer: Partial<WidgetRemoval>) {
+function pdfOf(answer: Partial<Removal>) {
 	const given: FormWidget[][] = [];
 	const pdf = {
 		removeWidgets: async (widgets: FormWidget[]) => {

@@ -11,7 +11,7 @@ import {
 } from '../../../nodes/ESign/pdf/limits';
 import { PdfError } from '../../../nodes/ESign/pdf/read/objects';
 import type { PdfObject } from '../../../nodes/ESign/pdf/read/objects';
-import { readOperand } from '../../../nodes/ESign/pdf/text/operands';
+import { readOperand } from '../../../nodes/ESign/pdf/text/operators';
 import { formatObject } from '../../../nodes/ESign/pdf/write/serialize';
 import { textOfGlyphName } from '../../../nodes/ESign/pdf/fonts/glyphList';
 

@@ -1,5 +1,5 @@
 // Shared by the tag-removal tests: read a PDF's tags with sources, remove them, and compare what is left.
-import type { TagRemoval, TextLine, UploadParts } from '../../../nodes/ESign/pdf';
+import type { Removal, TextLine, UploadParts } from '../../../nodes/ESign/pdf';
 import { PdfText } from '../../../nodes/ESign/pdf';
 
 export interface GlyphAt {
@@ -27,7 +27,7 @@ export function glyphsOf(lines: TextLine[], skip = new Map<TextLine, Array<[numb
 }
 
 export interface RoundTrip {
-	result: TagRemoval;
+	result: Removal;
 	tags: number;
 	pages: number;
 	/** glyphs before (tags' glyphs left out) and after, per page */

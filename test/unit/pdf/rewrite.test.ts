@@ -4,7 +4,7 @@
 // original bytes. Font /F1 of the test files is 500/1000 em wide for every code (test/support/pdfRaw.js). A tag's
 // glyphs stay shown, with their codes, in a copy of their font that reads as spaces, raised off the page by Ts.
 import { PdfText } from '../../../nodes/ESign/pdf';
-import type { TagRemoval, TextLine } from '../../../nodes/ESign/pdf';
+import type { Removal, TextLine } from '../../../nodes/ESign/pdf';
 import type { RawObject, RawPage } from '../../support/pdfRaw';
 import { deflate, inflate, pagesPdf } from '../../support/pdfRaw';
 import { expectParts, glyphsOf, largestShift } from './removal';
@@ -12,7 +12,7 @@ import { expectParts, glyphsOf, largestShift } from './removal';
 const TAG = /\{\{[^}]*\}\}/g;
 
 interface Removed {
-	result: TagRemoval;
+	result: Removal;
 	/** what each marking call answered (undefined: marked) */
 	answers: Array<string | undefined>;
 	shift: number;
@@ -57,7 +57,7 @@ const page = (content: string, extra: Array<[number, RawObject]> = [], more: Par
 	new Uint8Array(pagesPdf([{ content, ...more }], { extra, build }));
 
 /** The update's text (after the original bytes), with its Flate streams inflated. */
-function updateText(result: TagRemoval, original: Uint8Array): string {
+function updateText(result: Removal, original: Uint8Array): string {
 	const tail = Buffer.from(result.bytes.subarray(original.length));
 	let text = tail.toString('latin1');
 	for (const match of text.matchAll(/\/FlateDecode[^]*?stream\n/g)) {

@@ -4,7 +4,7 @@
 // bytes are a prefix. An encrypted file goes up unchanged with why. With tags also removed, a page is written once.
 import { usableWidgets } from '../../../nodes/ESign/helpers/formFields';
 import { PdfText } from '../../../nodes/ESign/pdf';
-import type { FormWidget, WidgetRemoval } from '../../../nodes/ESign/pdf';
+import type { FormWidget, Removal } from '../../../nodes/ESign/pdf';
 import { PdfDocument } from '../../../nodes/ESign/pdf/read/document';
 import { PdfDict, PdfRef } from '../../../nodes/ESign/pdf/read/objects';
 import type { PdfObject } from '../../../nodes/ESign/pdf/read/objects';
@@ -52,7 +52,7 @@ async function removeUsable(bytes: Uint8Array, pick: (usable: FormWidget[]) => F
 	return { widgets, gone, result };
 }
 
-const expectPrefix = (result: WidgetRemoval, original: Uint8Array) => {
+const expectPrefix = (result: Removal, original: Uint8Array) => {
 	expect(result.bytes.length).toBeGreaterThan(original.length);
 	expect(Buffer.from(result.bytes.subarray(0, original.length)).equals(Buffer.from(original))).toBe(true);
 };

@@ -1,6 +1,7 @@
 import type { Decryptor } from './crypt';
 import { openEncryption } from './crypt';
 import { decodeFilters } from './filters';
+import type { DecodeReport } from './filters';
 import { Lexer, Tok } from './lexer';
 import { PdfDict, PdfError, PdfRef, PdfStream, isName, isNumber, numberOf } from './objects';
 import type { PdfObject } from './objects';
@@ -31,6 +32,8 @@ export class PdfDocument {
 	/** Decoded Form XObjects by reference, of the current table (a rebuild starts afresh), within FORM_CACHE_BYTES. */
 	private forms = new Map<string, Uint8Array>();
 	private formBytes = 0;
+	/** Streams decoded, and whether their Flate data ran to its end (decodedWhole). */
+	private readonly wholeness = new WeakMap<PdfStream, boolean>();
 	private decryptor: Decryptor | undefined;
 	private decoded = 0;
 	interpreted = 0;
@@ -264,9 +267,20 @@ export class PdfDocument {
 		const filters = Array.isArray(filter) ? await Promise.all(filter.map(resolve)) : filter;
 		const cap = Math.min(this.limits.streamBytes, this.limits.totalBytes - this.decoded);
 		if (cap <= 0) throw new PdfError('limit', `the PDF's streams expand to more than ${Math.round(this.limits.totalBytes / 1048576)} MB in all; the reader stops there`);
-		const out = await decodeFilters(raw, filters as PdfObject, resolvedParms as PdfObject, cap);
+		const report: DecodeReport = { cut: false };
+		const out = await decodeFilters(raw, filters as PdfObject, resolvedParms as PdfObject, cap, report);
 		this.decoded += out.length;
+		this.wholeness.set(stream, !report.cut);
 		return out;
+	}
+
+	/**
+	 * Whether a stream's data decoded to its end. The reader keeps what a damaged Flate stream gives (as viewers do);
+	 * a writer must not write that cut-off content back as the whole. Known from the stream's read, else decoded now.
+	 */
+	async decodedWhole(stream: PdfStream): Promise<boolean> {
+		if (!this.wholeness.has(stream)) await this.streamData(stream);
+		return this.wholeness.get(stream) === true;
 	}
 
 	get rootRef(): PdfObject | undefined {

@@ -1,3 +1,4 @@
+import { joinBytes } from '../bytes';
 import { ascii85, asciiHex, lzw, runLength, tooLarge } from './decoders';
 import { PdfDict, PdfError, isName, numberOf } from './objects';
 import type { PdfObject } from './objects';
@@ -19,16 +20,9 @@ const ABBREVIATIONS: Record<string, string> = {
 	DCT: 'DCTDecode',
 };
 
-/** The chunks as one array (the one chunk itself when there is one). */
-export function concat(chunks: Uint8Array[], total: number): Uint8Array {
-	if (chunks.length === 1) return chunks[0];
-	const out = new Uint8Array(total);
-	let at = 0;
-	for (const chunk of chunks) {
-		out.set(chunk, at);
-		at += chunk.length;
-	}
-	return out;
+/** What a decode says besides its bytes: whether Flate data ended before its end (damaged or truncated). */
+export interface DecodeReport {
+	cut: boolean;
 }
 
 async function decompress(input: Uint8Array, format: 'deflate' | 'deflate-raw', cap: number) {
@@ -41,7 +35,7 @@ async function decompress(input: Uint8Array, format: 'deflate' | 'deflate-raw', 
 	const chunks: Uint8Array[] = [];
 	let total = 0;
 	let overCap = false;
-	let failed = false;
+	let cut = false;
 	try {
 		for (;;) {
 			const { value, done } = await reader.read();
@@ -53,25 +47,31 @@ async function decompress(input: Uint8Array, format: 'deflate' | 'deflate-raw', 
 			}
 			chunks.push(value);
 		}
-	} catch {
-		// Damaged or truncated data (or bytes after its end): keep what was decoded, as PDF readers do. The platform's
-		// decoder is the only thing that throws here (a TypeError for bad data: a property of the file, not a bug).
-		failed = true;
+	} catch (error) {
+		// Damaged or truncated data: keep what was decoded, as PDF readers do. The platform's decoder is the only thing
+		// that throws here (a TypeError for bad data: a property of the file, not a bug). Bytes after the end of the
+		// data (an end-of-line counted in /Length) are no damage: the decoding is whole.
+		cut = !(error instanceof Error && /trailing junk/i.test(error.message));
 	}
 	if (overCap) {
 		await reader.cancel().catch(() => undefined);
 		throw tooLarge(cap);
 	}
-	return { data: concat(chunks, total), failed };
+	return { data: joinBytes(chunks), cut };
 }
 
-export async function inflate(input: Uint8Array, cap: number): Promise<Uint8Array> {
+/** Flate data decoded (zlib, or raw deflate as some producers write it); `report.cut` set when it ended early. */
+export async function inflate(input: Uint8Array, cap: number, report?: DecodeReport): Promise<Uint8Array> {
 	const first = await decompress(input, 'deflate', cap);
-	if (!first.failed || first.data.length) return first.data;
+	let out = first;
 	// Some producers write raw deflate data without the zlib header. (decompress keeps what damaged data gave; its
 	// only error is the cap's, which stops the read.)
-	const raw = await decompress(input, 'deflate-raw', cap);
-	return raw.data.length ? raw.data : first.data;
+	if (first.cut && !first.data.length) {
+		const raw = await decompress(input, 'deflate-raw', cap);
+		if (raw.data.length) out = raw;
+	}
+	if (report && out.cut) report.cut = true;
+	return out.data;
 }
 
 /** PNG (10–15) and TIFF (2) predictors of Flate and LZW data (7.4.4.4). */
@@ -123,9 +123,9 @@ const list = (value: PdfObject | undefined): PdfObject[] => (value === undefined
 
 /**
  * Applies a stream's filters. `filter` and `parms` are already resolved (names, dictionaries). `cap` bounds every
- * step's output.
+ * step's output; `report` hears of Flate data cut short.
  */
-export async function decodeFilters(data: Uint8Array, filter: PdfObject | undefined, parms: PdfObject | undefined, cap: number): Promise<Uint8Array> {
+export async function decodeFilters(data: Uint8Array, filter: PdfObject | undefined, parms: PdfObject | undefined, cap: number, report?: DecodeReport): Promise<Uint8Array> {
 	const filters = list(filter);
 	const parmList = list(parms);
 	let out = data;
@@ -138,7 +138,7 @@ export async function decodeFilters(data: Uint8Array, filter: PdfObject | undefi
 		const p = parm instanceof PdfDict ? parm : undefined;
 		switch (name) {
 			case 'FlateDecode':
-				out = unpredict(await inflate(out, cap), p);
+				out = unpredict(await inflate(out, cap, report), p);
 				break;
 			case 'LZWDecode':
 				out = unpredict(lzw(out, numberOf(p, 'EarlyChange', 1), cap), p);

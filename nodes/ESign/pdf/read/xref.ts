@@ -43,7 +43,7 @@ function lastIndexOf(data: Uint8Array, word: string, from: number, to: number): 
 }
 
 /** The offset named by the last "startxref" (searched in the last 64 KB: some files carry junk after %%EOF). */
-function startxref(data: Uint8Array): number | undefined {
+export function lastStartxref(data: Uint8Array): number | undefined {
 	const at = lastIndexOf(data, STARTXREF, Math.max(0, data.length - STARTXREF_WINDOW), data.length);
 	if (at < 0) return undefined;
 	const lexer = new Lexer(data, at + STARTXREF.length);
@@ -138,7 +138,7 @@ async function streamSection(data: Uint8Array, pos: number, into: Section, decod
 
 /** Reads the cross-reference chain from the last startxref (with /Prev and hybrid /XRefStm sections). */
 export async function readXref(data: Uint8Array, decode: StreamDecoder): Promise<XrefTable> {
-	let offset = startxref(data);
+	let offset = lastStartxref(data);
 	if (offset === undefined) throw new PdfError('damaged', 'the PDF has no "startxref"');
 	const listed: Section = new Map();
 	let trailer: PdfDict | undefined;

@@ -1,7 +1,8 @@
 import type { PdfDocument } from '../read/document';
-import { PdfDict, PdfError, PdfRef, isName, isNumber } from '../read/objects';
+import { joinBytes } from '../bytes';
+import { PdfDict, PdfError, PdfRef, PdfStream, isName, isNumber } from '../read/objects';
 import type { PdfObject } from '../read/objects';
-import { MAX_PAGE_TREE_DEPTH } from '../limits';
+import { MAX_CONTENT_PARTS, MAX_PAGE_TREE_DEPTH } from '../limits';
 
 export type Rect = [number, number, number, number];
 
@@ -115,4 +116,17 @@ export function displayMatrix(page: PdfPage): [number, number, number, number, n
 		default:
 			return [1, 0, 0, -1, -x0, y1];
 	}
+}
+
+/** A page's /Contents (a stream or an array of streams) decoded and read as one, as the format says (joined by a
+ * space: operators may be split across the streams of one page). */
+export async function pageContent(doc: PdfDocument, contents: PdfObject | undefined): Promise<Uint8Array> {
+	const resolved = await doc.resolve(contents);
+	const parts = Array.isArray(resolved) ? resolved : [resolved];
+	const chunks: Uint8Array[] = [];
+	for (const part of parts.slice(0, MAX_CONTENT_PARTS)) {
+		const stream = await doc.resolve(part);
+		if (stream instanceof PdfStream) chunks.push(await doc.streamData(stream));
+	}
+	return chunks.length === 1 ? chunks[0] : joinBytes(chunks, 0x20);
 }

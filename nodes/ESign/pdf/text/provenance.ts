@@ -1,6 +1,6 @@
 /**
  * Glyph provenance: where each shown glyph's code is in the content streams, so a writer can stop drawing exactly
- * those glyphs (the tag remover, rewrite.ts). Recorded only when asked (`PdfText.lines(…, { sources: true })`), as
+ * those glyphs (the tag remover, write/tagRemover.ts). Recorded only when asked (`PdfText.lines(…, { sources: true })`), as
  * flat numbers on the line: no object per glyph.
  */
 

@@ -2,6 +2,10 @@ import { Lexer, Tok } from '../read/lexer';
 import { PdfDict, PdfError, PdfName, isNumber } from '../read/objects';
 import type { PdfObject } from '../read/objects';
 import { formatObject } from './serialize';
+import { lastStartxref } from '../read/xref';
+import { joinBytes } from '../bytes';
+
+const encoder = new TextEncoder();
 
 /**
  * An incremental update (ISO 32000-1, 7.5.6): the original bytes unchanged in front, then the new or redefined
@@ -18,24 +22,14 @@ export interface UpdateObject {
 	stream?: Uint8Array;
 }
 
-const STARTXREF = 'startxref';
-const encoder = new TextEncoder();
-
-/** Where the last cross-reference section is (the last "startxref" in the file's final 64 KB) and its kind. */
+/** Where the last cross-reference section is (the offset the last "startxref" names) and its kind. */
 export function lastSection(data: Uint8Array): { offset: number; stream: boolean } {
-	const word = encoder.encode(STARTXREF);
-	for (let at = data.length - word.length; at >= Math.max(0, data.length - 65536); at--) {
-		let k = 0;
-		while (k < word.length && data[at + k] === word[k]) k++;
-		if (k < word.length) continue;
-		const lexer = new Lexer(data, at + word.length);
-		if (lexer.next() !== Tok.Number) break;
-		const offset = lexer.value as number;
-		const at2 = new Lexer(data, offset);
-		const tok = offset >= 0 && offset < data.length ? at2.next() : Tok.EOF;
-		if (tok === Tok.Keyword && at2.value === 'xref') return { offset, stream: false };
+	const offset = lastStartxref(data);
+	if (offset !== undefined && offset >= 0 && offset < data.length) {
+		const lexer = new Lexer(data, offset);
+		const tok = lexer.next();
+		if (tok === Tok.Keyword && lexer.value === 'xref') return { offset, stream: false };
 		if (tok === Tok.Number) return { offset, stream: true };
-		break;
 	}
 	throw new PdfError('damaged', 'the PDF\'s last "startxref" does not point at a cross-reference section');
 }
@@ -58,18 +52,6 @@ export function updateOf(original: Uint8Array, trailer: PdfDict, objects: Update
 	return updateChunks(original, trailer, objects, size);
 }
 
-const joined = (original: Uint8Array, update: Uint8Array[] | undefined): Uint8Array => {
-	if (!update) return original;
-	const out = new Uint8Array(original.length + lengthOf(update));
-	out.set(original);
-	let pos = original.length;
-	for (const piece of update) {
-		out.set(piece, pos);
-		pos += piece.length;
-	}
-	return out;
-};
-
 const lengthOf = (pieces: Uint8Array[]) => pieces.reduce((n, piece) => n + piece.length, 0);
 
 /** A rewrite's upload as its parts: the original unchanged, then (when the file changed) the update. */
@@ -89,13 +71,28 @@ export interface UploadParts {
 }
 
 /**
+ * What a removal answers (tags: tagRemover.ts; form widgets: widgetRemoval.ts; both in one update): the upload as its
+ * parts, and what was removed or left with why.
+ */
+export interface Removal extends UploadParts {
+	/** false: no update, the upload is the original */
+	changed: boolean;
+	/** why nothing was written for the whole file (encrypted, signed, damaged …), in plain words */
+	reason?: string;
+	/** tags whose glyphs are no longer drawn, or widgets no page lists any more */
+	removed: number;
+	/** what was left in place, each with why (`text`: the tag, or the field's name) */
+	skipped: Array<{ page: number; text: string; reason: string }>;
+}
+
+/**
  * `fields` with the upload's parts (`original`, `update`, `length`) and `bytes`, a getter that joins them on first
  * access. `bytes` is not enumerable: a spread or a JSON of the result does not join the file.
  */
 export function withParts<T extends object>(fields: T, original: Uint8Array, update?: Uint8Array[]): T & UploadParts {
 	let whole: Uint8Array | undefined;
 	const out = Object.assign(fields, { original, update, length: original.length + (update ? lengthOf(update) : 0) });
-	return Object.defineProperty(out, 'bytes', { enumerable: false, configurable: true, get: () => (whole ??= joined(original, update)) }) as T & UploadParts;
+	return Object.defineProperty(out, 'bytes', { enumerable: false, configurable: true, get: () => (whole ??= update ? joinBytes([original, ...update]) : original) }) as T & UploadParts;
 }
 
 /** The update's pieces, in order: the text between two streams' data encoded as one piece. */

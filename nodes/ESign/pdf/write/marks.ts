@@ -1,11 +1,11 @@
 import { Src } from '../text/provenance';
 
 /**
- * The tag remover's marked glyphs, packed. What an operator shows its glyphs with (stream, operator's bytes, font
- * name, size, rise, and the lift that takes them off the page) is kept once per operator, 40 bytes; each glyph
- * keeps its operator, its TJ item and its code's range, 16 bytes. A tag is mostly one operator's run of glyphs, so
- * a long contract's thousands of tag glyphs weigh about a fifth of the file, not an array object each. Grown by a
- * quarter (the store lives while the pages are read; doubling left up to half of it unused).
+ * The tag remover's marked glyphs, packed in typed arrays rather than an object each: a long contract marks thousands
+ * of them, and they live while its pages are read. What an operator shows its glyphs with (stream, operator's bytes,
+ * font name, size, rise, and the lift that takes them off the page) is kept once per operator; each glyph keeps its
+ * operator, its TJ item and its code's range. A tag is mostly one operator's run of glyphs. The arrays grow by a
+ * quarter, not double: what is grown and never used is held all the same.
  */
 
 /** Per glyph: operator, item, code, length. */
@@ -22,7 +22,7 @@ export class GlyphStore {
 	count = 0;
 
 	/** Adds one glyph's sources (a line's SOURCE_SIZE numbers from `at`) and the rise that takes it off its page
-	 * (rewrite.ts: kept in the Up field of `view`); returns its index. */
+	 * (tagRemover.ts: kept in the Up field of `view`); returns its index. */
 	add(sources: number[], at: number, lift: number): number {
 		const stream = sources[at + Src.Stream];
 		const opStart = sources[at + Src.OpStart];

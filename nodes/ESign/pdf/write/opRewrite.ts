@@ -1,17 +1,16 @@
-import type { Splice } from './recompress';
 import { Lexer, Tok } from '../read/lexer';
 import { isNumber } from '../read/objects';
 import type { PdfObject } from '../read/objects';
 import { MAX_CONTENT_OPERANDS } from '../limits';
-import { readOperand } from '../text/operands';
-import { takeOperands } from '../text/operators';
+import { readOperand, takeOperands } from '../text/operators';
 import { formatName, formatNumber, hexString } from './serialize';
+import { joinBytes } from '../bytes';
 
 /**
  * Rewrites one text-showing operator so that some of its glyphs are no longer seen: they are still shown, with the
  * same codes and the same font program, so that every renderer advances past them exactly as before (ISO 32000-1,
  * 9.4.4: the advance comes from the font's widths, Tc and Tw, none of which change), but
- * - in a copy of their font whose ToUnicode gives a space for each of their codes (rewrite.ts), so no text is read
+ * - in a copy of their font whose ToUnicode gives a space for each of their codes (hiddenFonts.ts), so no text is read
  *   from them, and
  * - raised off the page by a text rise (Ts, 9.3.7), which moves where a glyph is painted and never the text position.
  * Writing their advance as a TJ number instead is exact in PDF arithmetic, but Ghostscript rounds a TJ number apart
@@ -38,9 +37,27 @@ export type RewrittenOperator = { text: string; codes: Uint8Array[] } | { reason
 
 /** `hidden`: the name of the font copy that reads as spaces (in the same resources as `removals[0].font`). */
 export function rewriteOperator(data: Uint8Array, opStart: number, opEnd: number, removals: CodeRemoval[], hidden: string): RewrittenOperator {
+	const shown = shownItems(data, opStart, opEnd);
+	if ('reason' in shown) return shown;
+	const run = runOf(removals);
+	if ('reason' in run) return run;
+	const split = segmentsOf(shown.items, run.byItem);
+	if ('reason' in split) return split;
+	const { size, rise, font, lift } = run;
+	const showing = `${formatName(font)} ${formatNumber(size)} Tf ${formatNumber(rise)} Ts`;
+	const hiding = `${formatName(hidden)} ${formatNumber(size)} Tf ${formatNumber(lift)} Ts`;
+	const lines = split.segments.map((segment) => (segment.hide ? `${hiding}\n${tj(segment.parts)}\n${showing}` : tj(segment.parts)));
+	return { text: `${shown.prefix}${lines.join('\n')}`, codes: split.codes };
+}
+
+/**
+ * The operator at [opStart, opEnd) read as the interpreter reads it (text/content.ts: the same operand cap, the same
+ * operands, the last ones), so the string rewritten is the one it showed: its strings and numbers, and what must
+ * come before them once it is a TJ (`'` and `"` move to the next line and set spacing first).
+ */
+function shownItems(data: Uint8Array, opStart: number, opEnd: number): { prefix: string; items: PdfObject[] } | { reason: string } {
 	const lexer = new Lexer(data, opStart, Math.min(opEnd, data.length));
-	// Its strings as views of one buffer (never released here: they all stay valid until this returns), not a new
-	// array each: a tag's TJ holds a string a glyph, and those allocations were most of this function's time.
+	// Its strings as views of one buffer, valid until this rewrite returns: a tag's TJ holds a string a glyph.
 	lexer.useScratch();
 	const ops: PdfObject[] = [];
 	let op: string | undefined;
@@ -52,21 +69,17 @@ export function rewriteOperator(data: Uint8Array, opStart: number, opEnd: number
 		const value = readOperand(lexer, tok, 0);
 		if (ops.length < MAX_CONTENT_OPERANDS && value !== undefined) ops.push(value);
 	}
-	// As the interpreter reads them (content.ts): the same cap and the same operands, the last ones, so the string
-	// rewritten is the one it showed.
 	if (op === undefined || !takeOperands(op, ops)) op = undefined;
-	const num = (i: number) => (isNumber(ops[i]) ? (ops[i] as number) : 0);
-	let prefix = '';
-	let items: PdfObject[];
-	if (op === 'Tj' || op === "'") {
-		items = [ops[0]];
-		if (op === "'") prefix = 'T*\n';
-	} else if (op === '"') {
-		items = [ops[2]];
-		prefix = `${formatNumber(num(0))} Tw ${formatNumber(num(1))} Tc T*\n`;
-	} else if (op === 'TJ' && Array.isArray(ops[0])) {
-		items = ops[0];
-	} else return { reason: 'the content stream no longer reads as it did (no text operator where the glyphs were)' };
+	const num = (i: number) => (isNumber(ops[i]) ? ops[i] : 0);
+	if (op === 'Tj') return { prefix: '', items: [ops[0]] };
+	if (op === "'") return { prefix: 'T*\n', items: [ops[0]] };
+	if (op === '"') return { prefix: `${formatNumber(num(0))} Tw ${formatNumber(num(1))} Tc T*\n`, items: [ops[2]] };
+	if (op === 'TJ' && Array.isArray(ops[0])) return { prefix: '', items: ops[0] };
+	return { reason: 'the content stream no longer reads as it did (no text operator where the glyphs were)' };
+}
+
+/** The text state the operator ran with, the rise that takes its glyphs off the page, and its removals by TJ item. */
+function runOf(removals: CodeRemoval[]): { size: number; rise: number; font: string; lift: number; byItem: Map<number, CodeRemoval[]> } | { reason: string } {
 	const first = removals[0];
 	if (!first) return { reason: 'no glyphs to hide' };
 	const { size, rise, font } = first;
@@ -81,21 +94,29 @@ export function rewriteOperator(data: Uint8Array, opStart: number, opEnd: number
 		list.push(removal);
 		byItem.set(removal.item, list);
 	}
-	// Segments of the operator in order: shown as they were, or hidden; each a TJ of its strings and numbers.
-	const segments: Array<{ hide: boolean; parts: Array<Uint8Array | number> }> = [];
-	let current: { hide: boolean; parts: Array<Uint8Array | number> } | undefined;
+	return { size, rise, font, lift, byItem };
+}
+
+interface Segment {
+	hide: boolean;
+	parts: Array<Uint8Array | number>;
+}
+
+/** The operator's strings and numbers cut into runs shown as they were and runs hidden, in order; the codes hidden. */
+function segmentsOf(items: PdfObject[], byItem: Map<number, CodeRemoval[]>): { segments: Segment[]; codes: Uint8Array[] } | { reason: string } {
+	const segments: Segment[] = [];
 	const to = (hide: boolean) => {
-		if (current?.hide !== hide) {
-			current = { hide, parts: [] };
-			segments.push(current);
-		}
-		return current.parts;
+		const last = segments[segments.length - 1];
+		if (last?.hide === hide) return last.parts;
+		const next: Segment = { hide, parts: [] };
+		segments.push(next);
+		return next.parts;
 	};
 	const codes: Uint8Array[] = [];
 	for (let i = 0; i < items.length; i++) {
 		const item = items[i];
 		if (isNumber(item)) {
-			to(current?.hide ?? false).push(item);
+			to(segments[segments.length - 1]?.hide ?? false).push(item);
 			continue;
 		}
 		if (!(item instanceof Uint8Array)) continue; // the interpreter ignores anything else in a TJ array
@@ -103,9 +124,7 @@ export function rewriteOperator(data: Uint8Array, opStart: number, opEnd: number
 		byItem.delete(i);
 		let kept = 0;
 		for (const removal of list) {
-			if (removal.code < kept || removal.code + removal.length > item.length) {
-				return { reason: 'its codes do not lie where the reader found them in the string' };
-			}
+			if (removal.code < kept || removal.code + removal.length > item.length) return { reason: 'its codes do not lie where the reader found them in the string' };
 			if (removal.code > kept) to(false).push(item.subarray(kept, removal.code));
 			const code = item.subarray(removal.code, removal.code + removal.length);
 			to(true).push(code);
@@ -115,37 +134,25 @@ export function rewriteOperator(data: Uint8Array, opStart: number, opEnd: number
 		if (kept < item.length) to(false).push(item.subarray(kept));
 	}
 	if (byItem.size) return { reason: 'the content stream no longer reads as it did (a string is missing)' };
-	// Consecutive strings of one segment are one string (no adjustment between them), as the interpreter shows them.
-	const tj = (parts: Array<Uint8Array | number>) => {
-		const out: string[] = [];
-		let run: Uint8Array[] = [];
-		const flush = () => {
-			if (run.length) out.push(hexString(run.length === 1 ? run[0] : joined(run)));
-			run = [];
-		};
-		for (const part of parts) {
-			if (typeof part === 'number') {
-				flush();
-				out.push(formatNumber(part));
-			} else run.push(part);
-		}
-		flush();
-		return `[${out.join(' ')}] TJ`;
-	};
-	const shown = `${formatName(font)} ${formatNumber(size)} Tf ${formatNumber(rise)} Ts`;
-	const hiding = `${formatName(hidden)} ${formatNumber(size)} Tf ${formatNumber(lift)} Ts`;
-	const lines = segments.map((segment) => (segment.hide ? `${hiding}\n${tj(segment.parts)}\n${shown}` : tj(segment.parts)));
-	return { text: `${prefix}${lines.join('\n')}`, codes };
+	return { segments, codes };
 }
 
-function joined(parts: Uint8Array[]): Uint8Array {
-	const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-	let at = 0;
+/** A segment as one TJ; consecutive strings are one string (no adjustment between them), as the interpreter shows them. */
+function tj(parts: Array<Uint8Array | number>): string {
+	const out: string[] = [];
+	let run: Uint8Array[] = [];
+	const flush = () => {
+		if (run.length) out.push(hexString(joinBytes(run)));
+		run = [];
+	};
 	for (const part of parts) {
-		out.set(part, at);
-		at += part.length;
+		if (typeof part === 'number') {
+			flush();
+			out.push(formatNumber(part));
+		} else run.push(part);
 	}
-	return out;
+	flush();
+	return `[${out.join(' ')}] TJ`;
 }
 
 /**
@@ -170,9 +177,4 @@ export function applyEdits(data: Uint8Array, edits: Array<{ start: number; end: 
 	}
 	out.set(data.subarray(at), pos);
 	return out;
-}
-
-/** What applyEdits makes of each edit, as the splices recompress.ts follows: its range and its new bytes' length. */
-export function splicesOf(edits: Array<{ start: number; end: number; text: string }>): Splice[] {
-	return edits.map((edit) => ({ start: edit.start, end: edit.end, length: edit.text.length + 2 }));
 }

@@ -1,19 +1,16 @@
 import type { PdfDocument } from '../read/document';
 import { PdfDict, PdfName, PdfRef, PdfStream } from '../read/objects';
 import type { CodeRemoval } from './opRewrite';
-import { applyEdits, rewriteOperator, splicesOf } from './opRewrite';
-import { pageContent } from '../text/pageContent';
+import { applyEdits, rewriteOperator } from './opRewrite';
+import { pageContent } from '../text/pages';
 import type { PdfPage } from '../text/pages';
 import { Src } from '../text/provenance';
-import { decodesFully, wholeFlate } from './safety';
 import { hexString } from './serialize';
-import type { Deflater } from './deflate';
-import { recompress } from './recompress';
-import type { Original } from './recompress';
+import type { Compressor } from './compress';
 
 /**
  * One content stream's rewrite for the tag remover: its decoded bytes (a page's /Contents read as one, or a form's
- * stream), the marked glyphs' operators rewritten, the result deflated. A stream or operator that cannot be rewritten
+ * stream), the marked glyphs' operators rewritten, the result compressed. A stream or operator that cannot be rewritten
  * is reported, so that the tags touching it can stay.
  */
 
@@ -23,8 +20,6 @@ export interface Loaded {
 	resources: PdfDict;
 	page?: PdfPage;
 	form?: PdfStream;
-	/** the zlib stream `data` is the whole decoding of, when it is one (recompress.ts reuses it; safety.ts) */
-	original?: Original;
 }
 
 export interface Prepared {
@@ -48,9 +43,9 @@ export interface Prepared {
 
 export type OpGroup = Map<number, { opEnd: number; removals: CodeRemoval[] }>;
 
-/** What a removal's streams share while they are prepared one after another (rewrite.ts keeps one per removal). */
+/** What a removal's streams share while they are prepared one after another (tagRemover.ts keeps one per removal). */
 export interface EditTools {
-	deflater: Deflater;
+	compressor: Compressor;
 	/** the hidden codes' hex texts, each kept once: thousands of tag glyphs repeat a few dozen codes */
 	codes: Map<string, string>;
 }
@@ -80,17 +75,14 @@ export async function loadStream(doc: PdfDocument, pages: PdfPage[], key: string
 	if (pageMatch) {
 		const page = pages[Number(pageMatch[1]) - 1];
 		if (!page?.ref) return 'its page is not an object of its own';
-		const contents = await doc.resolve(page.dict.get('Contents'));
-		const parts = Array.isArray(contents) ? contents : [contents];
 		const data = known ?? (await pageContent(doc, page.dict.get('Contents')));
-		const only = parts.length === 1 ? await doc.resolve(parts[0]) : undefined;
-		const original = only instanceof PdfStream ? await wholeFlate(doc, only, data) : undefined;
-		for (const part of original ? [] : parts) {
+		const contents = await doc.resolve(page.dict.get('Contents'));
+		for (const part of Array.isArray(contents) ? contents : [contents]) {
 			const stream = await doc.resolve(part);
-			if (stream instanceof PdfStream && !(await decodesFully(doc, stream))) return 'its page content is damaged (it did not decode to its end)';
+			if (stream instanceof PdfStream && !(await doc.decodedWhole(stream))) return 'its page content is damaged (it did not decode to its end)';
 		}
 		if (!page.resources) return 'its page has no resources';
-		return { data, page, resources: page.resources, original };
+		return { data, page, resources: page.resources };
 	}
 	const [num, gen] = key.split(' ').map(Number);
 	const form = await doc.resolve(new PdfRef(num, gen));
@@ -99,14 +91,13 @@ export async function loadStream(doc: PdfDocument, pages: PdfPage[], key: string
 	// Its hidden glyphs' font copies go into its resources: a form that borrows its page's would change with the page.
 	if (!(resources instanceof PdfDict)) return 'its form has no resources of its own';
 	const data = await doc.formData(form);
-	const original = await wholeFlate(doc, form, data);
-	if (!original && !(await decodesFully(doc, form))) return 'its form content is damaged (it did not decode to its end)';
-	return { data, resources, form, original };
+	if (!(await doc.decodedWhole(form))) return 'its form content is damaged (it did not decode to its end)';
+	return { data, resources, form };
 }
 
-/** The stream rewritten with the glyphs given hidden (all of one stream) and deflated, or what failed. `fonts`: the
+/** The stream rewritten with the glyphs given hidden (all of one stream) and compressed, or what failed. `fonts`: the
  * stream's /Font resources (the copies' names must not be taken there). */
-export function prepareStream(loaded: Loaded | string, stream: number, glyphs: Iterable<number[]>, count: number, names: readonly string[], tools: EditTools, fonts?: PdfDict): Prepared {
+export async function prepareStream(loaded: Loaded | string, stream: number, glyphs: Iterable<number[]>, count: number, names: readonly string[], tools: EditTools, fonts?: PdfDict): Promise<Prepared> {
 	const hidden = new Map<string, { name: string; codes: Set<string> }>();
 	if (typeof loaded === 'string') return { count, reason: loaded, failed: NO_FAILURES, hidden: [] };
 	const { ops } = groupOps(glyphs, names);
@@ -131,12 +122,7 @@ export function prepareStream(loaded: Loaded | string, stream: number, glyphs: I
 			}
 		}
 	}
-	let output: Uint8Array | undefined;
-	if (!failed.size) {
-		const edited = applyEdits(loaded.data, edits);
-		// The producer's own parse where there is one (no LZ77 search again), else a deflate of the new bytes.
-		output = (loaded.original && recompress(tools.deflater, loaded.original, splicesOf(edits), edited)) || tools.deflater.deflate(edited);
-	}
+	const output = failed.size ? undefined : await tools.compressor.deflate(applyEdits(loaded.data, edits));
 	return {
 		count,
 		failed: failed.size ? failed : NO_FAILURES,

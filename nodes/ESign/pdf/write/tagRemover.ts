@@ -1,6 +1,6 @@
 import type { PdfDocument } from '../read/document';
 import { firstFreeNumber, updateOf, withParts } from './incremental';
-import type { UpdateObject, UploadParts } from './incremental';
+import type { Removal, UpdateObject } from './incremental';
 import type { Box, TextLine } from '../text/layout';
 import { boxOf } from '../text/layout';
 import { MAX_TAGS_TO_REMOVE } from '../limits';
@@ -13,7 +13,7 @@ import type { EditTools, Prepared } from './streamEdit';
 import { flateDict, loadStream, opKey, prepareStream } from './streamEdit';
 import { GlyphStore } from './marks';
 import { hiddenFonts } from './hiddenFonts';
-import { SHARED_DEFLATER } from './deflate';
+import { Compressor } from './compress';
 
 /**
  * The tag remover: marks the glyphs of tags (found in lines read with sources) and writes an incremental update in
@@ -21,24 +21,9 @@ import { SHARED_DEFLATER } from './deflate';
  * (opRewrite.ts says why this way). Only the marked glyphs' operators change: text that only looks alike elsewhere
  * is never touched. Where a rewrite is not safe the file stays as it was.
  *
- * A page's content is rewritten and deflated as soon as tags of another page are marked (the node marks page by
- * page), from the bytes its read just decoded: the decoded content is not kept, only the deflated.
+ * A page's content is rewritten and compressed as soon as tags of another page are marked (the node marks page by
+ * page), from the bytes its read just decoded: the decoded content is not kept, only the compressed.
  */
-
-/**
- * The upload as its parts (UploadParts): the original, then the update (none when unchanged); `bytes` joins them on
- * first access (tests, scripts), the node uploads the parts.
- */
-export interface TagRemoval extends UploadParts {
-	/** false: no update, the upload is the original */
-	changed: boolean;
-	/** why nothing was rewritten for the whole file (encrypted, signed, damaged …), in plain words */
-	reason?: string;
-	/** tags whose glyphs are no longer drawn */
-	removed: number;
-	/** tags left in place, each with why */
-	skipped: Array<{ page: number; text: string; reason: string }>;
-}
 
 interface Marked {
 	page: number;
@@ -50,10 +35,10 @@ interface Marked {
 
 export class TagRemover {
 	private readonly marked: Marked[] = [];
-	private readonly skipped: TagRemoval['skipped'] = [];
+	private readonly skipped: Removal['skipped'] = [];
 	private readonly used = new WeakMap<TextLine, Set<number>>();
 	private readonly store = new GlyphStore();
-	private readonly tools: EditTools = { deflater: SHARED_DEFLATER, codes: new Map() };
+	private readonly tools: EditTools = { compressor: new Compressor(), codes: new Map() };
 	/** the marked glyphs (store indices) by stream */
 	private readonly byStream = new Map<number, number[]>();
 	/** streams rewritten so far (a stream marked again later is rewritten again) */
@@ -158,9 +143,9 @@ export class TagRemover {
 	 * The upload: the original with an update that no longer draws the marked tags, or the original and why. `extra`:
 	 * other objects for the same update (widgetRemoval.ts); a page both redefine is written once, with both changes.
 	 */
-	async write(extra: UpdateObject[] = []): Promise<TagRemoval> {
+	async write(extra: UpdateObject[] = []): Promise<Removal> {
 		const original = this.doc.data;
-		const unchanged = (reason?: string): TagRemoval => withParts({ changed: false, reason, removed: 0, skipped: [...this.skipped] }, original);
+		const unchanged = (reason?: string): Removal => withParts({ changed: false, reason, removed: 0, skipped: [...this.skipped] }, original);
 		const blocker = await updateBlocker(this.doc);
 		if (blocker) return unchanged(blocker);
 		if (this.open) this.finish(this.open);
@@ -189,11 +174,9 @@ export class TagRemover {
 		return this.release(extra.length ? await this.update([], new Map(), extra) : unchanged());
 	}
 
-	/** The rewritten streams are in the upload now: not held twice (a later write() prepares them again); nor the
-	 * deflater's tables (made again if needed). */
-	private release(removal: TagRemoval): TagRemoval {
+	/** The rewritten streams are in the upload now: not held twice (a later write() prepares them again). */
+	private release(removal: Removal): Removal {
 		this.prepared.clear();
-		this.tools.deflater.release();
 		return removal;
 	}
 
@@ -217,7 +200,7 @@ export class TagRemover {
 		return out;
 	}
 
-	private async update(tags: Marked[], results: Map<number, Prepared>, extra: UpdateObject[] = []): Promise<TagRemoval> {
+	private async update(tags: Marked[], results: Map<number, Prepared>, extra: UpdateObject[] = []): Promise<Removal> {
 		const list: UpdateObject[] = [];
 		const others = new Map(extra.map((object) => [new PdfRef(object.num, object.gen).key, object]));
 		let next = firstFreeNumber(this.doc.xref.trailer, this.doc.xref.entries.keys());

@@ -1,7 +1,7 @@
 import type { PdfDocument } from '../read/document';
 import type { FormWidget, WidgetSource } from '../forms/forms';
 import { firstFreeNumber, updateOf, withParts } from './incremental';
-import type { UpdateObject, UploadParts } from './incremental';
+import type { Removal, UpdateObject } from './incremental';
 import { MAX_FIELD_DEPTH, MAX_REF_HOPS } from '../limits';
 import { PdfDict, PdfRef } from '../read/objects';
 import type { PdfObject } from '../read/objects';
@@ -15,21 +15,6 @@ import { updateBlocker } from './safety';
  * Widgets not given are left as they are. Nothing else changes: the widget dictionaries stay in the file, unused.
  */
 
-/**
- * The upload as its parts (UploadParts): the original, then the update (none when unchanged); `bytes` joins them on
- * first access (tests, scripts), the node uploads the parts.
- */
-export interface WidgetRemoval extends UploadParts {
-	/** false: no update, the upload is the original */
-	changed: boolean;
-	/** why nothing was written (encrypted, signed, damaged …), in plain words */
-	reason?: string;
-	/** widgets no page lists any more */
-	removed: number;
-	/** widgets left in place, each with why (`text`: the field's name) */
-	skipped: Array<{ page: number; text: string; reason: string }>;
-}
-
 /** An entry of a list (/Annots, /Kids, /Fields) as what it is: a reference's key, or a direct dictionary itself. */
 type Identity = string | PdfDict;
 const identityOf = (item: PdfObject): Identity | undefined => (item instanceof PdfRef ? item.key : item instanceof PdfDict ? item : undefined);
@@ -40,7 +25,7 @@ const refOf = (key: string): PdfRef => {
 };
 
 /** Working copies of the objects the update redefines, by key: a dictionary, or an array written as its own object. */
-class Edits {
+class Redefinitions {
 	private readonly objects = new Map<string, { ref: PdfRef; value: PdfDict | PdfObject[] }>();
 
 	constructor(private readonly doc: PdfDocument) {}
@@ -112,9 +97,9 @@ async function fieldsHolder(doc: PdfDocument): Promise<{ ref: PdfRef; path: stri
  * with why. Bounded by what the reader already read: each list is filtered once, the tree climbed at most as deep
  * as the reader walked it.
  */
-export async function widgetObjects(doc: PdfDocument, pages: PdfPage[], widgets: FormWidget[]): Promise<{ objects: UpdateObject[]; removed: number; skipped: WidgetRemoval['skipped'] }> {
-	const edits = new Edits(doc);
-	const skipped: WidgetRemoval['skipped'] = [];
+export async function widgetObjects(doc: PdfDocument, pages: PdfPage[], widgets: FormWidget[]): Promise<{ objects: UpdateObject[]; removed: number; skipped: Removal['skipped'] }> {
+	const redefined = new Redefinitions(doc);
+	const skipped: Removal['skipped'] = [];
 	// Each widget's object as lists name it: its reference, or the dictionary itself when written inline.
 	const sources = widgets.map((widget) => {
 		const source = widget.source as WidgetSource | undefined;
@@ -137,7 +122,7 @@ export async function widgetObjects(doc: PdfDocument, pages: PdfPage[], widgets:
 		for (const id of here) onPages.add(id);
 		// A page written inline cannot be redefined on its own: its widgets stay (named below).
 		if (!here.length || !page.ref) continue;
-		await edits.remove(page.ref, [], 'Annots', gone);
+		await redefined.remove(page.ref, [], 'Annots', gone);
 		for (const id of here) listed.add(id);
 	}
 	// A widget no page lists (the reader placed it by its /P; no viewer draws it) leaves with the field tree alone.
@@ -175,15 +160,15 @@ export async function widgetObjects(doc: PdfDocument, pages: PdfPage[], widgets:
 	for (let depth = MAX_FIELD_DEPTH; depth >= 0; depth--) {
 		for (const [key, entry] of drops) {
 			if (entry.depth !== depth) continue;
-			const left = await edits.remove(refOf(key), [], 'Kids', entry.drop);
+			const left = await redefined.remove(refOf(key), [], 'Kids', entry.drop);
 			if (left === 0) dropFrom(chains.get(key) ?? [], key);
 		}
 	}
 	const holder = leaving.size ? await fieldsHolder(doc) : undefined;
-	if (holder && rootDrop.size) await edits.remove(holder.ref, holder.path, 'Fields', rootDrop);
+	if (holder && rootDrop.size) await redefined.remove(holder.ref, holder.path, 'Fields', rootDrop);
 	// A calculation order naming a field that is gone would have a viewer look for it: it leaves /CO too.
-	if (holder) await edits.remove(holder.ref, holder.path, 'CO', leaving);
-	return { objects: edits.list(), removed: new Set(leave.map(({ id }) => id)).size, skipped };
+	if (holder) await redefined.remove(holder.ref, holder.path, 'CO', leaving);
+	return { objects: redefined.list(), removed: new Set(leave.map(({ id }) => id)).size, skipped };
 }
 
 /**
@@ -195,9 +180,9 @@ export async function removeWidgets(
 	doc: PdfDocument,
 	pages: PdfPage[],
 	widgets: FormWidget[],
-	write?: (objects: UpdateObject[]) => Promise<UploadParts & { changed: boolean; reason?: string }>,
-): Promise<WidgetRemoval> {
-	const unchanged = (reason?: string, skipped: WidgetRemoval['skipped'] = []): WidgetRemoval => withParts({ changed: false, reason, removed: 0, skipped }, doc.data);
+	write?: (objects: UpdateObject[]) => Promise<Removal>,
+): Promise<Removal> {
+	const unchanged = (reason?: string, skipped: Removal['skipped'] = []): Removal => withParts({ changed: false, reason, removed: 0, skipped }, doc.data);
 	const blocker = await updateBlocker(doc);
 	if (blocker) return unchanged(blocker);
 	const { objects, removed, skipped } = await widgetObjects(doc, pages, widgets);
