@@ -1,48 +1,34 @@
 'use strict';
 // The PDF reader's one door, for test/unit/oneDoor.test.ts (a .js file: the lint refuses fs and path in .ts tests).
-// Outside nodes/ESign/pdf/, code imports the reader only through its index.ts; only the tests of the reader's
-// internals (test/unit/pdf/) and its data generators (scripts/make-*.mjs) reach in.
+// Outside nodes/ESign/pdf/, code imports the reader only through its index.ts (pdf/index, not an index of one of
+// its folders); only the tests of the reader's internals (test/unit/pdf/) and its data generators
+// (scripts/make-*.mjs) reach in.
 const fs = require('node:fs');
 const path = require('node:path');
+const { ROOT, filesUnder, relative, specifiers } = require('./sourceTree');
 
-const ROOT = path.join(__dirname, '..', '..');
 const READER = path.join(ROOT, 'nodes', 'ESign', 'pdf');
+const DOOR = path.join(READER, 'index');
 const SCANNED = ['nodes', 'credentials', 'scripts', 'bench', 'test'];
 const ALLOWED = [/^test\/unit\/pdf\//, /^scripts\/make-[\w-]+\.mjs$/, /^test\/unit\/oneDoor\.test\.ts$/]; // the last: its examples
-const SKIPPED = new Set(['node_modules', 'results', 'fixtures']);
-
-function sourceFiles(dir, out = []) {
-	for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-		if (SKIPPED.has(entry.name) || entry.name.startsWith('.')) continue;
-		const full = path.join(dir, entry.name);
-		if (entry.isDirectory()) sourceFiles(full, out);
-		else if (/\.(ts|js|mjs|cjs)$/.test(entry.name)) out.push(full);
-	}
-	return out;
-}
 
 /** The module paths `text` (the source of `file`) names that resolve into the reader's folder past its index. */
 function reachesIn(file, text) {
-	const found = [];
-	for (const match of text.matchAll(/(?:\bfrom\s+|\brequire\(\s*|\bimport\(\s*)['"]([^'"]+)['"]/g)) {
-		const spec = match[1];
-		if (!spec.startsWith('.')) continue;
-		const target = path.resolve(path.dirname(file), spec);
-		if (!target.startsWith(READER + path.sep)) continue;
-		if (path.basename(target).replace(/\.(ts|js)$/, '') === 'index') continue;
-		found.push(spec);
-	}
-	return found;
+	return specifiers(text).filter((spec) => {
+		if (!spec.startsWith('.')) return false;
+		const target = path.resolve(path.dirname(file), spec).replace(/\.(ts|js)$/, '');
+		return target.startsWith(READER + path.sep) && target !== DOOR;
+	});
 }
 
 /** "file imports spec" for every import past the door in the repository (this file's own examples aside). */
 function importsPastTheDoor() {
 	const offenders = [];
 	for (const top of SCANNED) {
-		for (const file of sourceFiles(path.join(ROOT, top))) {
-			const relative = path.relative(ROOT, file).split(path.sep).join('/');
-			if (file === __filename || file.startsWith(READER + path.sep) || ALLOWED.some((pattern) => pattern.test(relative))) continue;
-			for (const spec of reachesIn(file, fs.readFileSync(file, 'utf8'))) offenders.push(`${relative} imports ${spec}`);
+		for (const file of filesUnder(path.join(ROOT, top), /\.(ts|js|mjs|cjs)$/)) {
+			const name = relative(file);
+			if (file === __filename || file.startsWith(READER + path.sep) || ALLOWED.some((pattern) => pattern.test(name))) continue;
+			for (const spec of reachesIn(file, fs.readFileSync(file, 'utf8'))) offenders.push(`${name} imports ${spec}`);
 		}
 	}
 	return offenders;

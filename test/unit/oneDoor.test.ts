@@ -14,5 +14,7 @@ describe("the PDF reader's one door", () => {
 		expect(reachesIn(helper, "import { findTags } from '../pdf/tags';\nimport { PdfText } from '../pdf';")).toEqual(['../pdf/tags']);
 		expect(reachesIn(helper, "import { PdfText } from '../pdf/index';\nexport { boxOf } from '../pdf';\nexport * from '../pdfFile';")).toEqual([]);
 		expect(reachesIn(repoPath('test', 'support', 'x.js'), "const { lex } = require('../../nodes/ESign/pdf/read/lexer');")).toEqual(['../../nodes/ESign/pdf/read/lexer']);
+		// The index of one of the reader's folders is past the door too: only pdf/index is the door.
+		expect(reachesIn(helper, "import { x } from '../pdf/write/index';\nimport { y } from '../pdf/write';")).toEqual(['../pdf/write/index', '../pdf/write']);
 	});
 });
