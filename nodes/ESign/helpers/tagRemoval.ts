@@ -1,13 +1,13 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import type { FormWidget, PdfText } from '../pdf';
+import type { FormWidget, PdfText, Removal } from '../pdf';
 
 /**
  * "Remove Tags From the PDF" and "Remove Form Fields From the PDF" (issue 42), the node's side: whether the file may
  * be rewritten at all, and what the writer's answer means for the upload and for the user. The writer
- * (pdf/write/tagRemover.ts for tags, pdf/write/widgetRemoval.ts for form fields) writes an incremental update; where a rewrite is not safe it gives
- * the original back with why, and the node says so in an execution hint: never a failure for that alone (the tags
- * or form boxes then stay visible).
+ * (pdf/write/tagRemover.ts for tags, pdf/write/widgetRemoval.ts for form fields) writes an incremental update; where
+ * a rewrite is not safe it gives the original back with why, and the node says so in an execution hint: never a
+ * failure for that alone (the tags or form boxes then stay visible).
  */
 
 export type TagRemover = ReturnType<PdfText['tagRemover']>;
@@ -52,20 +52,9 @@ export interface RewrittenFile {
 	length: number;
 }
 
-/**
- * What every removal answers (TagRemoval, WidgetRemoval), as far as the node reads it: the parts, never the joined
- * `bytes` (a copy of the whole file).
- */
-interface Removal {
-	original: Uint8Array;
-	/** undefined: unchanged */
-	update?: Uint8Array[];
-	length: number;
-	changed: boolean;
-	reason?: string;
-	removed: number;
-	skipped: Array<{ page: number; text: string; reason: string }>;
-}
+/** What a removal answers (pdf/write/incremental.ts), as far as the node reads it: the parts, never the joined
+ * `bytes` (a copy of the whole file). */
+type Answer = Omit<Removal, 'bytes'>;
 
 function hint(this: IExecuteFunctions, message: string): void {
 	this.addExecutionHints({ message, type: 'warning', location: 'outputPane' });
@@ -91,7 +80,7 @@ const shown = (list: Array<{ page: number; text: string; reason: string }>) =>
  * as before). Tags left in place, or a whole file left as it is, are named in a hint.
  */
 export async function finishTagRemoval(this: IExecuteFunctions, i: number, remover: TagRemover | string, where: string): Promise<RewrittenFile | undefined> {
-	const result: Removal =
+	const result: Answer =
 		typeof remover === 'string' ? { reason: remover, skipped: [], removed: 0, changed: false, original: new Uint8Array(), length: 0 } : await remover.write();
 	return report.call(this, i, result, where, TAGS);
 }
@@ -104,12 +93,12 @@ export async function finishTagRemoval(this: IExecuteFunctions, i: number, remov
 export async function finishWidgetRemoval(this: IExecuteFunctions, i: number, pdf: PdfText, widgets: FormWidget[], where: string): Promise<RewrittenFile | undefined> {
 	const result = await pdf.removeWidgets(widgets);
 	const skipped = result.skipped.map((widget) => ({ ...widget, text: `"${widget.text}"` }));
-	// Field by field, not a spread: what the node reads of the result is the parts (see Removal).
+	// Field by field, not a spread: what the node reads of the result is the parts (see Answer).
 	const { original, update, length, changed, reason, removed } = result;
 	return report.call(this, i, { original, update, length, changed, reason, removed, skipped }, where, FORM_FIELDS);
 }
 
-function report(this: IExecuteFunctions, i: number, result: Removal, where: string, words: Wording): RewrittenFile | undefined {
+function report(this: IExecuteFunctions, i: number, result: Answer, where: string, words: Wording): RewrittenFile | undefined {
 	if (result.reason !== undefined) {
 		hint.call(this, `Item ${i + 1}: the ${words.things} in ${where} were not removed: ${result.reason}. The file was uploaded unchanged. ${words.keepVisible}`);
 	} else if (result.skipped.length) {

@@ -30,8 +30,14 @@ export class Compressor {
 const COMPRESSIONS_AT_ONCE = 4;
 
 async function deflate(data: Uint8Array): Promise<Uint8Array> {
-	const reader = new Blob([data as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new CompressionStream('deflate')).getReader();
+	const stream = new CompressionStream('deflate');
+	const writer = stream.writable.getWriter();
+	// Errors surface on the readable side; these promises settle as the reader drains.
+	writer.write(data as Uint8Array<ArrayBuffer>).catch(() => undefined);
+	writer.close().catch(() => undefined);
+	const reader = stream.readable.getReader();
 	const chunks: Uint8Array[] = [];
 	for (let read = await reader.read(); !read.done; read = await reader.read()) chunks.push(read.value);
-	return joinBytes(chunks);
+	// A copy of its own size: a chunk is a view of the compressor's whole output buffer, which it would keep alive.
+	return chunks.length === 1 ? chunks[0].slice() : joinBytes(chunks);
 }
