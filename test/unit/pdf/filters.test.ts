@@ -62,6 +62,25 @@ describe('FlateDecode', () => {
 		expect(await inflate(new Uint8Array(packed), 32 * MB)).toEqual(bytes('Hello'));
 	});
 
+	it('reports Flate data cut short, and only that: not whole data, nor bytes after its end, nor raw deflate', async () => {
+		const original = sample(200_000, 3);
+		const packed = deflate(original);
+		const cut = async (data: Uint8Array) => {
+			const report = { cut: false };
+			await inflate(data, 32 * MB, report);
+			return report.cut;
+		};
+		expect(await cut(new Uint8Array(packed.subarray(0, packed.length >> 1)))).toBe(true);
+		expect(await cut(new Uint8Array(packed))).toBe(false);
+		expect(await cut(new Uint8Array(Buffer.concat([packed, Buffer.from('\r\n')])))).toBe(false);
+		expect(await cut(new Uint8Array(deflateRaw(original)))).toBe(false);
+		expect(await cut(bytes('this is not compressed'))).toBe(true);
+		// Through the filter chain, as the document decodes a stream.
+		const report = { cut: false };
+		await decodeFilters(new Uint8Array(packed.subarray(0, 1000)), name('FlateDecode'), undefined, 32 * MB, report);
+		expect(report.cut).toBe(true);
+	});
+
 	it('falls back to raw deflate (no zlib header), as some producers write it', async () => {
 		const original = sample(10_000, 5);
 		expectBytes(await inflate(new Uint8Array(deflateRaw(original)), 32 * MB), original);

@@ -50,8 +50,9 @@ async function decompress(input: Uint8Array, format: 'deflate' | 'deflate-raw', 
 	} catch (error) {
 		// Damaged or truncated data: keep what was decoded, as PDF readers do. The platform's decoder is the only thing
 		// that throws here (a TypeError for bad data: a property of the file, not a bug). Bytes after the end of the
-		// data (an end-of-line counted in /Length) are no damage: the decoding is whole.
-		cut = !(error instanceof Error && /trailing junk/i.test(error.message));
+		// data (an end-of-line counted in /Length) are no damage: the decoding is whole. (Read by its message, not by
+		// instanceof: the platform's error may come from another realm than this code's Error.)
+		cut = !/trailing junk/i.test(String((error as { message?: unknown } | undefined)?.message));
 	}
 	if (overCap) {
 		await reader.cancel().catch(() => undefined);

@@ -38,6 +38,5 @@ async function deflate(data: Uint8Array): Promise<Uint8Array> {
 	const reader = stream.readable.getReader();
 	const chunks: Uint8Array[] = [];
 	for (let read = await reader.read(); !read.done; read = await reader.read()) chunks.push(read.value);
-	// A copy of its own size: a chunk is a view of the compressor's whole output buffer, which it would keep alive.
-	return chunks.length === 1 ? chunks[0].slice() : joinBytes(chunks);
+	return joinBytes(chunks);
 }
