@@ -1,0 +1,1 @@
+export function mostInFlight(fn: () => Promise<void>): Promise<number>;
