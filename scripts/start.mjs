@@ -151,7 +151,7 @@ async function main() {
 		`  n8n editor      ${n8n.url}/home/workflows`,
 		`    login         ${DEFAULT_OWNER.email} / ${DEFAULT_OWNER.password}`,
 		`    workflows     ${examples.length} eSign examples, credential "${CREDENTIAL.name}" set to the sandbox`,
-		`    trigger       "${examples.find((e) => e.workflow.id === TRIGGER_WORKFLOW_ID)?.workflow.name}" is active`,
+		`    trigger       "${examples.find((e) => e.workflow.id === TRIGGER_WORKFLOW_ID)?.workflow.name}" is published`,
 		`                  production URL ${trigger.url} (registered with the sandbox)`,
 		'',
 		`  sandbox site    ${sandbox.url}/   (documents, signing pages, keys, outbox, request log)`,

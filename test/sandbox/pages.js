@@ -44,13 +44,25 @@ function indexPage(core) {
 
 const INPUT_TYPES = new Set(['text', 'textarea', 'dropdown', 'checkbox']);
 
+/**
+ * A dropdown shows what its value is: the empty "Choose…" option while nothing is chosen (a browser shows a select's
+ * first option when no option is selected, and the signed PDF would hold something else than the page showed). A
+ * required one carries `required`: the page's script refuses to sign while it is empty (issue 51).
+ */
+function dropdown(f, name) {
+	const options = f.value && !f.options.includes(f.value) ? [...f.options, f.value] : f.options;
+	const choices = options.map((o) => `<option value="${h(o)}"${o === f.value ? ' selected' : ''}>${h(o)}</option>`).join('');
+	const label = h(f.field_name || f.field_type);
+	return `<select data-field="${f.id}" data-label="${label}" name="${name}"${f.is_required ? ' required' : ''}><option value=""${f.value ? '' : ' selected'}>Choose…</option>${choices}</select>`;
+}
+
 function fieldInput(f) {
 	const name = `f${f.id}`;
 	const label = `${h(f.field_name || f.field_type)} (${h(f.field_type)}, page ${f.page_number})${f.is_required ? ' *' : ''}`;
 	if (!INPUT_TYPES.has(f.field_type)) return `<li>${label}: ${f.value ? h(f.value) : '<em>filled on signing</em>'}</li>`;
 	let control;
 	if (f.field_type === 'textarea') control = `<textarea data-field="${f.id}" name="${name}">${h(f.value)}</textarea>`;
-	else if (f.field_type === 'dropdown') control = `<select data-field="${f.id}" name="${name}">${f.options.map((o) => `<option${o === f.value ? ' selected' : ''}>${h(o)}</option>`).join('')}</select>`;
+	else if (f.field_type === 'dropdown') control = dropdown(f, name);
 	else if (f.field_type === 'checkbox') control = `<input type="checkbox" data-field="${f.id}" name="${name}" value="1"${f.value ? ' checked' : ''}>`;
 	else control = `<input data-field="${f.id}" name="${name}" value="${h(f.value)}" placeholder="${h(f.placeholder)}">`;
 	return `<li><label>${label}<br>${control}</label></li>`;
@@ -77,10 +89,13 @@ const show = (text) => { document.getElementById('result').textContent = text; }
 ${actionable ? `post('/view').catch((e) => show(e.message));
 document.getElementById('sign').onclick = () => {
 	const values = {};
+	const missing = [];
 	document.querySelectorAll('[data-field]').forEach((el) => {
 		const v = el.type === 'checkbox' ? (el.checked ? '1' : '') : el.value;
 		if (v !== '') values[el.dataset.field] = v;
+		else if (el.required) missing.push(el.dataset.label);
 	});
+	if (missing.length) return show('Required, and nothing chosen yet: ' + missing.join(', ') + '. Choose before signing.');
 	post('/sign', {values}).then(() => location.reload(), (e) => show(e.message));
 };
 document.getElementById('decline').onclick = () => {

@@ -86,7 +86,7 @@ function fieldRowProperties(signerProperty: INodeProperties): INodeProperties[] 
 			default: '',
 			placeholder: 'e.g. Signature:',
 			description:
-				'A text in the PDF to place the field next to, as you read it there. Case and spacing are ignored, and so are curly quotes, long dashes and letters the PDF joins (’ matches \', – matches -, ﬁ matches fi); it must be on one line.',
+				'A text in the PDF to place the field next to, as you read it there. Case and spacing are ignored, and so are curly quotes, long dashes and letters the PDF joins (’ matches \', – matches -, ﬁ matches fi); it must be on one line. If the PDF does not have it, the item fails with an error quoting it, before anything is uploaded or saved.',
 			displayOptions: byAnchor,
 		},
 		{
@@ -108,7 +108,7 @@ function fieldRowProperties(signerProperty: INodeProperties): INodeProperties[] 
 			type: 'number',
 			typeOptions: { minValue: 0 },
 			default: 1,
-			description: 'Which time the text appears, in page order',
+			description: 'Which time the text appears, in page order. If it appears fewer times, the item fails with an error, before anything is uploaded or saved.',
 			hint: '1 = the first time the text appears; 0 = every time (one field each)',
 			displayOptions: byAnchor,
 		},
@@ -117,7 +117,7 @@ function fieldRowProperties(signerProperty: INodeProperties): INodeProperties[] 
 			name: 'anchor_offset_x',
 			type: 'number',
 			default: 0,
-			description: 'Moves the field right (negative: left) from where "Place Field" puts it',
+			description: 'Moves the field from where "Place Field" puts it: a positive number moves it right, a negative one left, in points',
 			displayOptions: byAnchor,
 		},
 		{
@@ -125,7 +125,8 @@ function fieldRowProperties(signerProperty: INodeProperties): INodeProperties[] 
 			name: 'anchor_offset_y',
 			type: 'number',
 			default: 0,
-			description: 'Moves the field down (negative: up) from where "Place Field" puts it',
+			description:
+				'Moves the field from where "Place Field" puts it: a positive number moves it down, a negative one up, in points (down even with Options → Coordinate Origin set to bottom-left)',
 			displayOptions: byAnchor,
 		},
 		{

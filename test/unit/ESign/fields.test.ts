@@ -14,6 +14,7 @@ import {
 	checkText,
 	checkWholeNumber,
 } from '../../../nodes/ESign/helpers/validation';
+import { normaliseAnchor } from '../../../nodes/ESign/textTags/anchors';
 import { SPEC_FIELD_SIZES } from '../../support/fieldSizes';
 import { executeContext } from '../fakes';
 
@@ -67,6 +68,26 @@ describe('buildFields: sizes and coordinates', () => {
 		expect(errors).toEqual([]);
 		expect(fields[0].position_y).toBe(expected);
 		expect(fields[0].position_x).toBe(72);
+	});
+
+	test('an anchor row’s offsets are points, positive right and down from where Place Field puts it, whatever Coordinate Origin says', () => {
+		// The editor's Offset X / Offset Y descriptions say this (helpers/fieldDescriptions.ts).
+		const anchors = new Map([[normaliseAnchor('Signature:'), [{ page: 2, box: { left: 100, top: 500, right: 160, bottom: 512 } }]]]);
+		const anchored = row({ placement: 'anchor', anchor_text: 'Signature:', anchor_offset_x: 10, anchor_offset_y: 5 });
+		// After the text: left edge at its end (160), bottoms level (512 − the signature's 60); then 10 right, 5 down.
+		for (const coordinates of [TOP_LEFT, bottomLeft(792)]) {
+			const { fields, errors } = build([anchored], { ...coordinates, anchors });
+			expect(errors).toEqual([]);
+			expect(fields[0]).toMatchObject({ page_number: 2, position_x: 170, position_y: 457 });
+		}
+		const back = build([{ ...anchored, anchor_offset_x: -10, anchor_offset_y: -5 }], { ...TOP_LEFT, anchors });
+		expect(back.fields[0]).toMatchObject({ position_x: 150, position_y: 447 });
+	});
+
+	test('an anchor text the PDF does not have refuses the row, quoting the text (the editor’s Anchor Text description says so)', () => {
+		const { fields, errors } = build([row({ placement: 'anchor', anchor_text: 'Sign here' })], { ...TOP_LEFT, anchors: new Map() });
+		expect(fields).toEqual([]);
+		expect(errors).toEqual([expect.stringMatching(/^Field 1: the anchor text "Sign here" is not in the PDF's text/)]);
 	});
 
 	test('converted coordinates are rounded to hundredths', () => {
