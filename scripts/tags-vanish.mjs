@@ -71,11 +71,10 @@ const SCALE = DPI / 72;
 const MARGIN = Math.max(2, Math.round((2 * DPI) / 150));
 
 const readerDir = compileReader();
-const { PdfText, PdfError } = require(path.join(readerDir, 'index.js'));
+const { PdfText, PdfError, boxOf } = require(path.join(readerDir, 'index.js'));
 // The tag finder: beside the reader, or the node's text matching once moved there (nodes/ESign/textTags/).
 const tagsJs = [path.join(readerDir, 'tags.js'), path.join(readerDir, '..', 'textTags', 'tags.js')].find((f) => fs.existsSync(f));
 const { findTags, mayHoldTag } = require(tagsJs);
-const { boxOf } = require(path.join(readerDir, 'layout.js'));
 
 /**
  * The node's rewrite as the harness drives it: every page's tags read with their glyph sources, each removed
