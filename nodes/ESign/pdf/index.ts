@@ -10,6 +10,7 @@ import type { PdfPage } from './text/pages';
 import { displayMatrix, readPages } from './text/pages';
 import { SourceTable } from './text/provenance';
 import { TagRemover } from './write/tagRemover';
+import { Filler } from './write/fill';
 import { updateBlocker } from './write/safety';
 import { removeWidgets } from './write/widgetRemoval';
 import type { Removal } from './write/incremental';
@@ -21,6 +22,8 @@ export type { FormFieldKind, FormWidget } from './forms/forms';
 export { PdfError } from './read/objects';
 export { FOLD_CACHE_CHARS } from './limits'; // textTags/fold.ts's bound, kept with the others
 export type { TagRemover } from './write/tagRemover';
+export type { Filler } from './write/fill';
+export type { WidgetLook } from './forms/look';
 export type { Removal, UploadParts } from './write/incremental';
 
 const READ_AHEAD = 4;
@@ -90,6 +93,14 @@ export class PdfText {
 	/** A tag remover for tags found in lines read with `{ sources: true }` (write/tagRemover.ts). */
 	tagRemover(): TagRemover {
 		return new TagRemover(this.doc, this.pageList, this.sources);
+	}
+
+	/**
+	 * A filler that draws values into the pages (form fields' widgets from formFields(), data tags found in lines read
+	 * with `{ sources: true }`); its tags leave the file through `tags` (one made when not given), in one update.
+	 */
+	filler(tags?: TagRemover): Filler {
+		return new Filler(this.doc, this.pageList, tags ?? this.tagRemover());
 	}
 
 	/**

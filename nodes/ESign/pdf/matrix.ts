@@ -13,3 +13,11 @@ export function multiply(first: Matrix, second: Matrix): Matrix {
 export function isMatrix(value: unknown): value is Matrix {
 	return Array.isArray(value) && value.length === 6 && value.every((n) => typeof n === 'number' && Number.isFinite(n));
 }
+
+/** The matrix that undoes `m`; undefined when it has no inverse (it flattens the plane). */
+export function invert(m: Matrix): Matrix | undefined {
+	const [a, b, c, d, e, f] = m;
+	const det = a * d - b * c;
+	if (!det || !Number.isFinite(det)) return undefined;
+	return [d / det, -b / det, -c / det, a / det, (c * f - d * e) / det, (b * e - a * f) / det];
+}

@@ -50,6 +50,7 @@ const unpad = (part: string) => part.replace(/^[\s_]+|[\s_]+$/g, '').replace(/\s
 
 /** Reads a tag's inside (between the braces): a spec, an error, or `undefined` when it is not a field tag at all. */
 export function parseTag(inside: string): { spec?: TagSpec; error?: string } | undefined {
+	if (isDataTag(inside)) return undefined; // a value drawn into the PDF (Fill PDF), not a field
 	const parts = inside.split(':').map(unpad);
 	if (parts.length === 1) {
 		// "{{client_name}}" is mail-merge text, not a field; "{{signature}}" is a tag that forgot its signer.
@@ -85,6 +86,46 @@ export function parseTag(inside: string): { spec?: TagSpec; error?: string } | u
 		return { error: `a ${type} needs its options, separated by | (e.g. {{${type}:1:Basic|Pro}})` };
 	}
 	return { spec };
+}
+
+/**
+ * Data tags: `{{data:KEY}}` stands where a value of the workflow is drawn (Document → Fill PDF, Create and Send's PDF
+ * Values). KEY holds letters, digits, `_`, `-` and `.`; spaces around the parts are padding. They are no fields:
+ * findTags passes them over.
+ */
+export const DATA_TAG_FORM = '{{data:KEY}}';
+
+const DATA_WORD = /^\s*data\s*:/i;
+const DATA_KEY = /^[A-Za-z0-9_.-]+$/;
+
+const isDataTag = (inside: string) => DATA_WORD.test(inside);
+
+export interface FoundDataTag {
+	page: number;
+	/** the tag as written */
+	text: string;
+	/** its key, or undefined when it is not a valid one (then `error` says why) */
+	key?: string;
+	error?: string;
+	line: TextLine;
+	/** the tag's span in `line.text` */
+	start: number;
+	end: number;
+}
+
+/** Every data tag of a page's lines, readable or not. */
+export function findDataTags(lines: TextLine[], page: number): FoundDataTag[] {
+	const found: FoundDataTag[] = [];
+	for (const line of lines) {
+		for (const brace of braces(line.text)) {
+			if (!brace.closed || !isDataTag(brace.inside)) continue;
+			const key = brace.inside.replace(DATA_WORD, '').trim();
+			const text = line.text.slice(brace.start, brace.stop);
+			const base = { page, text, line, start: brace.start, end: brace.stop };
+			found.push(DATA_KEY.test(key) ? { ...base, key } : { ...base, error: `its key "${key}" is not one: a key holds letters, digits, _, - and . (e.g. {{data:tenant_name}})` });
+		}
+	}
+	return found;
 }
 
 /** A `{{` of a line and what follows it: closed by `}}` before the next `{{` ([start, stop), `inside` between), or cut. */
@@ -150,6 +191,7 @@ export function findTags(lines: TextLine[], page: number, others: string[] = [])
 				continue;
 			}
 			const tagText = text.slice(start, brace.stop);
+			if (isDataTag(brace.inside)) continue;
 			const read = parseTag(brace.inside);
 			if (!read) {
 				others.push(tagText.replace(/\s+/g, ''));

@@ -19,6 +19,10 @@ export interface FieldWidget {
 	type: string | undefined;
 	flags: number;
 	opt: PdfObject | undefined;
+	/** the inheritable variable-text entries (12.7.3.3): default appearance, quadding, and a text field's /MaxLen */
+	da: PdfObject | undefined;
+	q: PdfObject | undefined;
+	maxLen: PdfObject | undefined;
 	/** the references of the field nodes above the widget, root first (undefined for a node written inline); for
 	 * the writer that takes widgets out of the file (a field leaves its parent's /Kids or /AcroForm /Fields) */
 	parents: Array<string | undefined>;
@@ -30,7 +34,12 @@ interface Inherited {
 	type: string | undefined;
 	flags: number;
 	opt: PdfObject | undefined;
+	da: PdfObject | undefined;
+	q: PdfObject | undefined;
+	maxLen: PdfObject | undefined;
 }
+
+const ROOT: Inherited = { name: '', type: undefined, flags: 0, opt: undefined, da: undefined, q: undefined, maxLen: undefined };
 
 const joinName = (parent: string, partial: string | undefined) =>
 	(partial === undefined ? parent : parent ? `${parent}.${partial}` : partial).slice(0, MAX_NAME_CHARS);
@@ -41,7 +50,7 @@ async function partialName(doc: PdfDocument, dict: PdfDict): Promise<string | un
 	return t instanceof Uint8Array ? decodeTextString(t, MAX_NAME_CHARS) : undefined;
 }
 
-/** What a node sets for its descendants: its own /FT, /Ff and /Opt, else its parent's. */
+/** What a node sets for its descendants: its own /FT, /Ff, /Opt, /DA, /Q and /MaxLen, else its parent's. */
 async function inherit(doc: PdfDocument, dict: PdfDict, parent: Inherited, name: string): Promise<Inherited> {
 	const type = await doc.get(dict, 'FT');
 	const flags = await doc.get(dict, 'Ff');
@@ -50,6 +59,9 @@ async function inherit(doc: PdfDocument, dict: PdfDict, parent: Inherited, name:
 		type: isName(type) ? type.name : parent.type,
 		flags: isNumber(flags) ? flags : parent.flags,
 		opt: dict.get('Opt') ?? parent.opt,
+		da: dict.get('DA') ?? parent.da,
+		q: dict.get('Q') ?? parent.q,
+		maxLen: dict.get('MaxLen') ?? parent.maxLen,
 	};
 }
 
@@ -85,7 +97,7 @@ export async function walkFieldTree(doc: PdfDocument, fields: PdfObject | undefi
 		widgets.push({ dict, key, ...own, parents });
 	};
 	if (roots.length > MAX_FIELD_NODES) throw new PdfError('limit', `the PDF's form has more than ${MAX_FIELD_NODES} fields; the reader stops there`);
-	for (const root of roots) await visit(root, { name: '', type: undefined, flags: 0, opt: undefined }, 0, []);
+	for (const root of roots) await visit(root, ROOT, 0, []);
 	return widgets;
 }
 
@@ -103,7 +115,7 @@ export async function fieldOfOrphan(doc: PdfDocument, dict: PdfDict, key: string
 		chain.push(node);
 		node = await doc.get(node, 'Parent');
 	}
-	let field: Inherited = { name: '', type: undefined, flags: 0, opt: undefined };
+	let field: Inherited = ROOT;
 	for (const node of chain.reverse()) field = await inherit(doc, node, field, joinName(field.name, await partialName(doc, node)));
 	// Only the page's /Annots reaches such a widget: no field node holds it in a /Kids the writer would edit.
 	return field.type === undefined ? undefined : { dict, key, ...field, parents: [] };

@@ -2,10 +2,12 @@ import type { PdfDocument } from '../read/document';
 import type { FieldWidget } from './formTree';
 import { fieldOfOrphan, isWidget, walkFieldTree } from './formTree';
 import type { Box } from '../text/layout';
-import { PdfDict, PdfError, PdfName, PdfRef, isNumber } from '../read/objects';
+import { PdfDict, PdfError, PdfName, PdfRef } from '../read/objects';
 import type { PdfObject } from '../read/objects';
 import type { PdfPage } from '../text/pages';
 import { displayMatrix } from '../text/pages';
+import { lookOf, rectOf } from './look';
+import type { WidgetLook } from './look';
 import { decodeTextString } from './textString';
 import { MAX_ANNOTATIONS, MAX_OPTION_CHARS, MAX_OPTIONS, MAX_WIDGETS } from '../limits';
 
@@ -34,7 +36,10 @@ export interface FormWidget {
 	/** internal: where the widget is in the file, for the writer that removes widgets (non-enumerable, so it is never
 	 * compared, copied or output; the node's rules must not read it) */
 	readonly source?: WidgetSource;
+	/** how a value is drawn in it (non-enumerable, as `source`) */
+	readonly look?: WidgetLook;
 }
+
 
 /** A widget's objects: its annotation dictionary and reference, and the references of its field nodes, root first. */
 export interface WidgetSource {
@@ -99,33 +104,35 @@ async function annotationPages(doc: PdfDocument, pages: PdfPage[]): Promise<Anno
 
 /** The widget's /Rect on the displayed page; undefined unless it is four finite numbers. */
 async function boxOf(doc: PdfDocument, widget: PdfDict, page: PdfPage): Promise<Box | undefined> {
-	const rect = await doc.get(widget, 'Rect');
-	if (!Array.isArray(rect) || rect.length < 4) return undefined;
-	const numbers = await Promise.all(rect.slice(0, 4).map((n) => doc.resolve(n)));
-	if (!numbers.every(isNumber)) return undefined;
-	const [x0, y0, x1, y1] = numbers as number[];
+	const rect = await rectOf(doc, widget);
+	if (!rect) return undefined;
+	const [x0, y0, x1, y1] = rect;
 	const [a, b, c, d, e, f] = displayMatrix(page);
 	const xs = [a * x0 + c * y0 + e, a * x1 + c * y1 + e];
 	const ys = [b * x0 + d * y0 + f, b * x1 + d * y1 + f];
 	return { left: Math.min(...xs), top: Math.min(...ys), right: Math.max(...xs), bottom: Math.max(...ys) };
 }
 
-/** A choice field's /Opt as displayed: each entry a text (or name), or an [export, display] pair. */
-async function optionsOf(doc: PdfDocument, opt: PdfObject | undefined, name: string): Promise<string[]> {
+/** A choice field's /Opt: each entry a text (or name), or an [export, display] pair; as [export, display]. */
+async function choicesOf(doc: PdfDocument, opt: PdfObject | undefined, name: string): Promise<Array<[string, string]>> {
 	const list = await doc.resolve(opt);
 	if (!Array.isArray(list)) return [];
 	if (list.length > MAX_OPTIONS) throw new PdfError('limit', `the form field "${name}" has more than ${MAX_OPTIONS} choices; the reader stops there`);
-	const options: string[] = [];
+	const text = async (value: PdfObject | undefined) => {
+		const item = await doc.resolve(value);
+		return item instanceof Uint8Array ? decodeTextString(item, MAX_OPTION_CHARS) : item instanceof PdfName ? item.name.slice(0, MAX_OPTION_CHARS) : undefined;
+	};
+	const choices: Array<[string, string]> = [];
 	for (const item of list) {
 		const entry = await doc.resolve(item);
-		const shown = Array.isArray(entry) ? await doc.resolve(entry[1] ?? entry[0]) : entry;
-		if (shown instanceof Uint8Array) options.push(decodeTextString(shown, MAX_OPTION_CHARS));
-		else if (shown instanceof PdfName) options.push(shown.name.slice(0, MAX_OPTION_CHARS));
+		const exported = await text(Array.isArray(entry) ? entry[0] : entry);
+		const shown = Array.isArray(entry) ? await text(entry[1] ?? entry[0]) : exported;
+		if (exported !== undefined && shown !== undefined) choices.push([exported, shown]);
 	}
-	return options;
+	return choices;
 }
 
-async function describe(doc: PdfDocument, field: FieldWidget, page: PdfPage): Promise<FormWidget | undefined> {
+async function describe(doc: PdfDocument, field: FieldWidget, page: PdfPage, form: PdfDict | undefined): Promise<FormWidget | undefined> {
 	const flags = flagsOf(field.flags);
 	const kind = kindOf(field.type, flags);
 	const box = kind && (await boxOf(doc, field.dict, page));
@@ -139,10 +146,12 @@ async function describe(doc: PdfDocument, field: FieldWidget, page: PdfPage): Pr
 		required: (flags & REQUIRED) !== 0,
 		readOnly: (flags & READ_ONLY) !== 0,
 		hidden: (annotationFlags & (HIDDEN | NO_VIEW)) !== 0,
-		...(kind === 'dropdown' ? { options: await optionsOf(doc, field.opt, field.name) } : {}),
 	};
+	const choices = kind === 'dropdown' ? await choicesOf(doc, field.opt, field.name) : [];
+	if (kind === 'dropdown') widget.options = choices.map(([, shown]) => shown);
 	const source: WidgetSource = { key: field.key, dict: field.dict, parents: field.parents };
 	Object.defineProperty(widget, 'source', { value: source, enumerable: false });
+	Object.defineProperty(widget, 'look', { value: await lookOf(doc, field, form, choices), enumerable: false });
 	return widget;
 }
 
@@ -179,7 +188,7 @@ export async function readFormFields(doc: PdfDocument, pages: PdfPage[]): Promis
 	}
 	const widgets: FormWidget[] = [];
 	for (const { field, page } of placed) {
-		const widget = await describe(doc, field, page);
+		const widget = await describe(doc, field, page, acroForm);
 		if (widget) widgets.push(widget);
 	}
 	// Page order; within a page the order above (field tree, then the orphans), as Array.sort is stable.

@@ -7,6 +7,12 @@ import { joinBytes } from '../bytes';
 
 const encoder = new TextEncoder();
 
+/** A change to a page's dictionary, applied on top of what the rest of the update made of it. */
+export type PageEdit = (page: PdfDict) => PdfDict;
+
+/** Objects for an update that take their numbers from it (`allocate`), and edits of pages by reference key. */
+export type Additions = (allocate: () => number) => Promise<{ objects: UpdateObject[]; pages: Map<string, PageEdit> }>;
+
 /**
  * An incremental update (ISO 32000-1, 7.5.6): the original bytes unchanged in front, then the new or redefined
  * objects, a cross-reference section of the same kind as the file's last one (a classic table, or an xref stream for

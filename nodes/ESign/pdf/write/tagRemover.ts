@@ -1,6 +1,6 @@
 import type { PdfDocument } from '../read/document';
 import { firstFreeNumber, updateOf, withParts } from './incremental';
-import type { Removal, UpdateObject } from './incremental';
+import type { Additions, PageEdit, Removal, UpdateObject } from './incremental';
 import type { Box, TextLine } from '../text/layout';
 import { boxOf } from '../text/layout';
 import { MAX_TAGS_TO_REMOVE } from '../limits';
@@ -142,8 +142,10 @@ export class TagRemover {
 	/**
 	 * The upload: the original with an update that no longer draws the marked tags, or the original and why. `extra`:
 	 * other objects for the same update (widgetRemoval.ts); a page both redefine is written once, with both changes.
+	 * `more`: objects numbered from this update's own numbers, and edits of pages (fill.ts), asked for once the tags
+	 * are known; a page edit is applied on top of what the tags and `extra` did to the page.
 	 */
-	async write(extra: UpdateObject[] = []): Promise<Removal> {
+	async write(extra: UpdateObject[] = [], more?: Additions): Promise<Removal> {
 		const original = this.doc.data;
 		const unchanged = (reason?: string): Removal => withParts({ changed: false, reason, removed: 0, skipped: [...this.skipped] }, original);
 		const blocker = await updateBlocker(this.doc);
@@ -160,7 +162,7 @@ export class TagRemover {
 				if (result.reason) failed.set(stream, result.reason);
 				for (const [key, reason] of result.failed) failed.set(key, reason);
 			}
-			if (!failed.size) return this.release(await this.update(tags, results, extra));
+			if (!failed.size) return this.release(await this.update(tags, results, extra, more));
 			tags = tags.filter((tag) => {
 				let why: string | undefined;
 				for (let i = tag.first; i < tag.first + tag.count && why === undefined; i++) {
@@ -171,7 +173,7 @@ export class TagRemover {
 				return why === undefined;
 			});
 		}
-		return this.release(extra.length ? await this.update([], new Map(), extra) : unchanged());
+		return this.release(extra.length || more ? await this.update([], new Map(), extra, more) : unchanged());
 	}
 
 	/** The rewritten streams are in the upload now: not held twice (a later write() prepares them again). */
@@ -200,10 +202,12 @@ export class TagRemover {
 		return out;
 	}
 
-	private async update(tags: Marked[], results: Map<number, Prepared>, extra: UpdateObject[] = []): Promise<Removal> {
+	private async update(tags: Marked[], results: Map<number, Prepared>, extra: UpdateObject[] = [], more?: Additions): Promise<Removal> {
 		const list: UpdateObject[] = [];
-		const others = new Map(extra.map((object) => [new PdfRef(object.num, object.gen).key, object]));
 		let next = firstFreeNumber(this.doc.xref.trailer, this.doc.xref.entries.keys());
+		const added = more ? await more(() => next++) : { objects: [], pages: new Map<string, PageEdit>() };
+		const others = new Map([...extra, ...added.objects].map((object) => [new PdfRef(object.num, object.gen).key, object]));
+		const edits = new Map(added.pages);
 		// The font copies the hidden glyphs are shown in, first; then each stream's page or form, with its resources.
 		const hidden = await hiddenFonts(this.doc, results, others, () => next++);
 		list.push(...hidden.objects);
@@ -220,13 +224,24 @@ export class TagRemover {
 				let page = (other instanceof PdfDict ? other : result.page.dict).with('Contents', new PdfRef(contentNum, 0));
 				// Its resources written on the page itself (they may have been inherited from the page tree).
 				if (resources) page = page.with('Resources', resources);
-				list.push({ num: result.page.ref.num, gen: result.page.ref.gen, value: page });
+				const edit = edits.get(key);
+				edits.delete(key);
+				list.push({ num: result.page.ref.num, gen: result.page.ref.gen, value: edit ? edit(page) : page });
 			} else if (result.form?.ref) {
 				const form = flateDict(result.form.dict);
 				list.push({ num: result.form.ref.num, gen: result.form.ref.gen, value: resources ? form.with('Resources', resources) : form, stream: data });
 			}
 		}
+		// Pages only the additions change: on top of what `extra` made of them, else of the page as it is.
+		for (const [key, edit] of edits) {
+			const page = this.pages.find((p) => p.ref?.key === key);
+			const other = others.get(key);
+			others.delete(key);
+			const base = other?.value instanceof PdfDict ? other.value : page?.dict;
+			if (page?.ref && base) list.push({ num: page.ref.num, gen: page.ref.gen, value: edit(base) });
+		}
 		list.push(...others.values());
+		if (!list.length) return withParts({ changed: false, removed: 0, skipped: [...this.skipped] }, this.doc.data);
 		const update = updateOf(this.doc.data, this.doc.xref.trailer, list, next);
 		return withParts({ changed: true, removed: tags.length, skipped: [...this.skipped] }, this.doc.data, update);
 	}
