@@ -60,7 +60,7 @@ describe('eSign Tool: what the agent is told', () => {
 				if (/Needs (a|the) document ID/.test(text)) expect(text).toMatch(/eSign Document → Get Many, searching by title/);
 			}
 		}
-		expect(operations).toBe(21);
+		expect(operations).toBe(22);
 		expect(seen.size).toBe(operations);
 		expect(describedAs(tool, { resource: 'document', operation: 'remind' })).toMatch(
 			/^Emails a reminder .*Needs the document ID of a sent or viewed document\. If you only know its title, get the ID first with a document search \(eSign Document → Get Many, searching by title\)\. .*no_recipients/,

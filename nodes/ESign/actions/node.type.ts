@@ -14,7 +14,8 @@ type NodeMap = {
 		| 'expire'
 		| 'download'
 		| 'getAuditTrail'
-		| 'createAndSend';
+		| 'createAndSend'
+		| 'fillPdf';
 	signer: 'add' | 'getMany';
 	field: 'getMany' | 'getValues' | 'replaceAll';
 	template: 'get' | 'getMany' | 'createDocument';

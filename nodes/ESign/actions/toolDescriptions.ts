@@ -25,6 +25,8 @@ const TEXTS: { [R in ESignType['resource']]: Record<Extract<ESignType, { resourc
 		remind: `Emails a reminder to the signers of a sent document who have not signed yet (or to one signer, by signer ID). Needs the document ID of a sent or viewed document. ${FIND_DOCUMENT} The site refuses it when nobody is left to remind (no_recipients).`,
 		expire: `Marks a document expired once its expiry date has passed. Needs a document ID. ${FIND_DOCUMENT} The site refuses it (not_due) when there is no expiry date or it is still in the future.`,
 		download: `Downloads a document’s file (the signed PDF once everyone has signed) as binary data; the answer gives its file name, type and size. Needs a document ID. ${FIND_DOCUMENT}`,
+		fillPdf:
+			'Draws values into the PDF in the input binary data (its form fields by full name, and {{data:KEY}} tags in its text by key) and returns the filled PDF as binary data, with the names it filled; nothing is sent to the site. Needs no ID.',
 		getAuditTrail: `Gets the audit trail of a document: when it was created, sent, viewed, signed or declined, and by whom. Needs a document ID. ${FIND_DOCUMENT}`,
 	},
 	signer: {

@@ -3,7 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { formSignerRules } from './fieldOptions';
 import { defaultSizesText } from './fieldSizes';
 import { FIELD_TYPE_INFO, FIELD_TYPES, TEXT_VALUED_TYPES } from './fieldTypes';
-import { TAG_EXAMPLES, TAG_FORM } from '../textTags/tags';
+import { DATA_TAG_FORM, TAG_EXAMPLES, TAG_FORM } from '../textTags/tags';
 
 export { coordinateCollectionOptions, formFieldOptions, tagOptions } from './fieldOptions';
 
@@ -234,7 +234,7 @@ export function fieldInputProperties(
 			default: 'ui',
 		},
 		{
-			displayName: `Fields come from text tags written in the PDF as ${TAG_FORM}: ${TAG_EXAMPLES}; a text after the signer, such as Company name, names the field for Get Values. ${tagSigners}`,
+			displayName: `Fields come from text tags written in the PDF as ${TAG_FORM}: ${TAG_EXAMPLES}; a text after the signer, such as Company name, names the field for Get Values. ${DATA_TAG_FORM} tags are no fields: they take a value from Options → PDF Values. ${tagSigners}`,
 			name: 'tagsNotice',
 			type: 'notice',
 			default: '',

@@ -144,6 +144,8 @@ export interface FormInput {
 	rules: FormSignerRule[];
 	signerCount: () => number | Promise<number>;
 	signerRow: (n: number) => { row?: IDataObject; error?: string } | Promise<{ row?: IDataObject; error?: string }>;
+	/** fields filled from PDF Values (drawn into the page): no longer fields for the signers */
+	exclude?: ReadonlySet<string>;
 }
 
 /**
@@ -166,7 +168,7 @@ export async function formFieldRows(
 		failure = cause;
 	}
 	if (failure !== undefined) throw refusal.call(this, i, where, failure);
-	const { usable, leftOut } = usableWidgets(widgets);
+	const { usable, leftOut } = usableWidgets(widgets.filter((widget) => !input.exclude?.has(widget.name)));
 	const listed = leftOut.map(({ name, why }) => `"${name}" (${why})`).join('; ');
 	if (!usable.length) {
 		const pages = `${pdf.pages.length} page${pdf.pages.length === 1 ? '' : 's'}`;

@@ -1,13 +1,16 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { PdfText } from '../pdf';
+import type { PdfText, TagRemover } from '../pdf';
 import type { CoordinateSettings } from './fields';
 import { buildFields, coordinateSettings, fieldsError, isAnchorRow, readFieldRows } from './fields';
 import { formFieldRows, readFormRules } from './formFields';
 import { noTagsError, openPdf, readPdf, tagRows } from './pdfFile';
-import { finishTagRemoval, finishWidgetRemoval, startTagRemoval } from './tagRemoval';
+import { finishFill, finishTagRemoval, finishWidgetRemoval, startTagRemoval } from './tagRemoval';
 import type { RewrittenFile } from './tagRemoval';
+import { throwFillProblems } from './fillValues';
+import { planFill } from './pdfFill';
+import type { FillPlan, FillValues } from './pdfFill';
 
 /**
  * One item's fields, from whichever "Define Fields" it uses, checked and placed before any write: the rows (UI or
@@ -30,6 +33,8 @@ export interface PlanInput {
 	removeTags?: boolean;
 	/** Create and Send: the form fields that became fields leave the file it uploads ("Remove Form Fields From the PDF"). */
 	removeFormFields?: boolean;
+	/** Create and Send's PDF Values: drawn into the file it uploads, in the same update (helpers/pdfFill.ts). */
+	fill?: FillValues;
 }
 
 export async function planFields(
@@ -45,6 +50,15 @@ export async function planFields(
 	const settings: CoordinateSettings = coordinateSettings.call(this, i, input.options);
 	// The rewritten file is written last, once every field is placed (from the tags' positions read before) and checked.
 	let finishRemoval: (() => Promise<RewrittenFile | undefined>) | undefined;
+	// PDF Values: an empty object fills nothing (the option's default), so the file is read only when there are values.
+	const values = input.fill && Object.keys(input.fill).length ? input.fill : undefined;
+	/** The fill, checked before anything is written; its problems stop the item before the upload. */
+	const fill = async (pdf: PdfText, where: string, tags?: TagRemover): Promise<FillPlan | undefined> => {
+		if (!values) return undefined;
+		const plan = await planFill(pdf, values, tags);
+		throwFillProblems.call(this, i, where, plan.problems);
+		return plan;
+	};
 	if (form) {
 		const rules = readFormRules.call(this, i); // checked before the file is read (Replace All downloads it)
 		const file = await input.file();
@@ -57,15 +71,21 @@ export async function planFields(
 		const pdf = (await openPdf.call(this, i, file.bytes, file.where, true, 'form fields')) as PdfText;
 		settings.pages = pdf.pages;
 		const size = input.options.formFieldSize === 'default' ? 'default' : 'field';
-		const read = await formFieldRows.call(this, i, pdf, file.where, { size, rules, signerCount: input.signerCount, signerRow: input.tagSigner });
+		// Form fields filled from the values are drawn into the page: signers get only the fields that are left.
+		const plan = await fill(pdf, file.where);
+		const filled = new Set(plan?.filled);
+		const read = await formFieldRows.call(this, i, pdf, file.where, { size, rules, signerCount: input.signerCount, signerRow: input.tagSigner, exclude: filled });
 		rows = read.rows;
-		if (input.removeFormFields) finishRemoval = async () => await finishWidgetRemoval.call(this, i, pdf, read.widgets, file.where);
+		const removeWidgets = input.removeFormFields ? read.widgets : [];
+		if (plan) finishRemoval = async () => await finishFill.call(this, i, plan, removeWidgets, file.where);
+		else if (input.removeFormFields) finishRemoval = async () => await finishWidgetRemoval.call(this, i, pdf, read.widgets, file.where);
 	}
 	const needsText = tags || anchors.some((anchor) => anchor.trim() !== '');
-	if (!form && (needsText || input.always || settings.origin === 'bottomLeft')) {
+	const needsPdf = needsText || values !== undefined;
+	if (!form && (needsPdf || input.always || settings.origin === 'bottomLeft')) {
 		// Page sizes only improve coordinates: when the file cannot be had, they are placed as before.
-		const file = needsText ? await input.file() : await input.file().catch(() => undefined);
-		const pdf = file ? await openPdf.call(this, i, file.bytes, file.where, needsText) : undefined;
+		const file = needsPdf ? await input.file() : await input.file().catch(() => undefined);
+		const pdf = file ? await openPdf.call(this, i, file.bytes, file.where, needsPdf, needsText ? undefined : 'form fields or data tags') : undefined;
 		// Coordinates alone trust the pages only of a file read as written: a repaired one may lack pages the site sees.
 		settings.pages = pdf && (needsText || !pdf.repaired) ? pdf.pages : undefined;
 		if (pdf && file && needsText) {
@@ -90,6 +110,12 @@ export async function planFields(
 				rows = built.rows;
 				if (remover !== undefined) finishRemoval = async () => await finishTagRemoval.call(this, i, remover, file.where);
 			}
+			// The values go through the same tag remover as the signer tags: one update for both.
+			const plan = await fill(pdf, file.where, typeof remover === 'object' ? remover : undefined);
+			if (plan) finishRemoval = async () => await finishFill.call(this, i, plan, [], file.where);
+		} else if (pdf && file) {
+			const plan = await fill(pdf, file.where);
+			if (plan) finishRemoval = async () => await finishFill.call(this, i, plan, [], file.where);
 		}
 	}
 	const planned = buildFields(rows, settings, input.resolveSigner, input.firstNumber);

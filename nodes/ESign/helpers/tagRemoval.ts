@@ -1,6 +1,9 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import type { FormWidget, PdfText, Removal } from '../pdf';
+import { throwFillProblems } from './fillValues';
+import { writeFill } from './pdfFill';
+import type { FillPlan } from './pdfFill';
 
 /**
  * "Remove Tags From the PDF" and "Remove Form Fields From the PDF" (issue 42), the node's side: whether the file may
@@ -96,6 +99,23 @@ export async function finishWidgetRemoval(this: IExecuteFunctions, i: number, pd
 	// Field by field, not a spread: what the node reads of the result is the parts (see Answer).
 	const { original, update, length, changed, reason, removed } = result;
 	return report.call(this, i, { original, update, length, changed, reason, removed, skipped }, where, FORM_FIELDS);
+}
+
+/**
+ * Create and Send with PDF Values: the filled file, with the tags marked on the plan's tag remover and `widgets` (form
+ * fields that became eSign fields) taken out in the same update. A problem of the fill stops the item before the
+ * upload; signer tags or form fields left in place are named in a hint, as without a fill.
+ */
+export async function finishFill(this: IExecuteFunctions, i: number, plan: FillPlan, widgets: FormWidget[], where: string): Promise<RewrittenFile | undefined> {
+	const { removal, problems } = await writeFill(plan, widgets);
+	throwFillProblems.call(this, i, where, problems);
+	const others = removal.skipped.filter((left) => !plan.filled.includes(left.text) && !/^\{\{\s*data\s*:/i.test(left.text));
+	const tags = others.filter((left) => left.text.startsWith('{{'));
+	const fields = others.filter((left) => !left.text.startsWith('{{')).map((left) => ({ ...left, text: `"${left.text}"` }));
+	const { original, update, length, changed, removed } = removal;
+	if (tags.length) report.call(this, i, { original, update, length, changed, removed, skipped: tags }, where, TAGS);
+	if (fields.length) report.call(this, i, { original, update, length, changed, removed, skipped: fields }, where, FORM_FIELDS);
+	return changed && update ? { original, update, length } : undefined;
 }
 
 function report(this: IExecuteFunctions, i: number, result: Answer, where: string, words: Wording): RewrittenFile | undefined {

@@ -73,6 +73,7 @@ describe('copy', () => {
 			delete: 'Delete document',
 			download: 'Download document',
 			expire: 'Expire document',
+			fillPdf: 'Fill PDF document',
 			get: 'Get document',
 			getAuditTrail: 'Get audit trail of document',
 			getMany: 'Get many documents',

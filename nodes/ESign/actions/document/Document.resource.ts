@@ -5,6 +5,7 @@ import * as createAndSend from './createAndSend.operation';
 import * as del from './delete.operation';
 import * as download from './download.operation';
 import * as expire from './expire.operation';
+import * as fillPdf from './fillPdf.operation';
 import * as get from './get.operation';
 import * as getAuditTrail from './getAuditTrail.operation';
 import * as getMany from './getMany.operation';
@@ -19,6 +20,7 @@ export {
 	del as delete,
 	download,
 	expire,
+	fillPdf,
 	get,
 	getAuditTrail,
 	getMany,
@@ -67,6 +69,13 @@ export const description: INodeProperties[] = [
 				value: 'expire',
 				description: 'Mark a document expired once its expiry date has passed',
 				action: 'Expire document',
+			},
+			{
+				name: 'Fill PDF',
+				value: 'fillPdf',
+				description:
+					'Draw values into a PDF (its form fields and {{data:KEY}} tags) and output the filled PDF; nothing is sent to the site',
+				action: 'Fill PDF document',
 			},
 			{
 				name: 'Get',
@@ -118,6 +127,7 @@ export const description: INodeProperties[] = [
 	...del.description,
 	...download.description,
 	...expire.description,
+	...fillPdf.description,
 	...get.description,
 	...getAuditTrail.description,
 	...getMany.description,

@@ -4,6 +4,7 @@ import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-work
 import { uploadBinary } from '../../helpers/documents';
 import { coordinateCollectionOptions, fieldInputProperties, formFieldOptions, tagOptions } from '../../helpers/fieldDescriptions';
 import { removeFormFieldsOption, removeTagsOption } from '../../helpers/fieldOptions';
+import { fillValuesParameter, readFillValues } from '../../helpers/fillValues';
 import { planFields } from '../../helpers/planFields';
 import { emailKey, readSignerRows } from '../../helpers/signers';
 import { getRequestOptions, toExecutionData } from '../../helpers/utils';
@@ -48,6 +49,7 @@ const properties: INodeProperties[] = [
 			...coordinateCollectionOptions,
 			...tagOptions,
 			removeTagsOption,
+			fillValuesParameter(),
 			...formFieldOptions,
 			removeFormFieldsOption,
 			{
@@ -125,6 +127,8 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		// On unless switched off: saved workflows from before the option get the new default (CHANGELOG).
 		removeTags: options.removeTags !== false,
 		removeFormFields: options.removeFormFields !== false,
+		// Drawn into the file before the upload, in the same update as the removals (Document → Fill PDF).
+		fill: Object.hasOwn(options, 'pdfValues') ? readFillValues.call(this, i, 'options.pdfValues') : undefined,
 		file: async () => ({
 			bytes: await this.helpers.getBinaryDataBuffer(i, binaryPropertyName),
 			where: `the file in binary field "${binaryPropertyName}" (${binaryData.fileName ?? binaryData.mimeType})`,
