@@ -2,6 +2,9 @@
 # Remakes the PDF fixtures in test/fixtures/pdf/ from their sources (test/fixtures/pdf/src/), writes manifest.json and
 # checks the pdf.js oracle (test/support/pdfjsOracle.mjs) against poppler's pdftotext. CI never runs this: the PDFs are
 # committed. Usage: bash scripts/make-pdf-fixtures.sh [--remake-docx] [--only NAME[,NAME]] [--keep-temp]
+# With --fill first, it makes the fill fixtures instead (issue 51: test/fixtures/pdf/fill/ from fill/src/, and their
+# manifest.json with the values to fill and where each goes; scripts/pdf-fixtures/makeFill.mjs; checked by
+# node scripts/fill-check.mjs): bash scripts/make-pdf-fixtures.sh --fill [--only NAME[,NAME]] [--keep-temp]
 #
 # Tools (Debian packages, installed here when missing and run as root): LibreOffice Writer, Ghostscript, qpdf,
 # poppler-utils, Chromium, fonts (Liberation, DejaVu, IPAGothic for TrueType CJK, Noto CJK for the Type 3 variant).
@@ -44,4 +47,8 @@ NODE=node_modules/.bin/node
 
 export TZ=UTC
 export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-1767225600} # 2026-01-01T00:00:00Z
+if [ "${1:-}" = "--fill" ]; then
+	shift
+	exec "$NODE" scripts/pdf-fixtures/makeFill.mjs "$@"
+fi
 exec "$NODE" scripts/pdf-fixtures/make.mjs "$@"

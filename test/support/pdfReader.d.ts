@@ -10,7 +10,7 @@ export interface ReadOptions {
 	maxPages?: number;
 	limits?: Record<string, number>;
 }
-export function compileReader(): string;
+export function compileReader(extraRoots?: string[]): string;
 export function readBounded(bytes: Uint8Array, options?: ReadOptions & { heapMb?: number }): Promise<BoundedRead>;
 export class ReaderChild {
 	constructor(options?: { heapMb?: number; reader?: string });

@@ -18,7 +18,7 @@ const path = require('node:path');
 
 const NODES = path.join(__dirname, '..', '..', 'nodes');
 /** What the children load: the reader's door and the node's text matching (tags, anchors), with what they import. */
-const ROOTS = ['ESign/pdf/index.ts', 'ESign/textTags/tags.ts', 'ESign/textTags/anchors.ts'];
+const ROOTS = ['ESign/pdf/index.ts', 'ESign/textTags/tags.ts', 'ESign/textTags/anchors.ts', 'ESign/helpers/pdfFill.ts'];
 const CHILD = path.join(__dirname, 'pdfReadChild.js');
 
 /** The roots and every file they import by a relative path (ts and json), as paths under nodes/, sorted. */
@@ -41,14 +41,19 @@ function sourcesOf(roots) {
 	return [...seen].sort();
 }
 
-/** Returns the folder of the compiled reader's index.js (ESign/pdf/; the text matching is in ../textTags/). */
-function compileReader() {
-	const files = sourcesOf(ROOTS);
+/**
+ * Returns the folder of the compiled reader's index.js (ESign/pdf/; the text matching is in ../textTags/). `extraRoots`
+ * (paths under nodes/, e.g. 'ESign/helpers/pdfFill.ts' for scripts/fill-check.mjs) are compiled beside it, with what
+ * they import, into their own folder (the hash covers every file).
+ */
+function compileReader(extraRoots = []) {
+	const files = sourcesOf([...ROOTS, ...extraRoots]);
 	const hash = crypto.createHash('sha256');
 	for (const file of files) hash.update(file).update(fs.readFileSync(path.join(NODES, file)));
 	const dir = path.join(os.tmpdir(), `esign-pdf-reader-${hash.digest('hex').slice(0, 16)}`);
 	const readerDir = path.join(dir, 'ESign', 'pdf');
-	if (fs.existsSync(path.join(readerDir, 'index.js'))) return readerDir;
+	const done = [path.join(readerDir, 'index.js'), ...extraRoots.map((root) => path.join(dir, root.replace(/\.ts$/, '.js')))];
+	if (done.every((file) => fs.existsSync(file))) return readerDir;
 	const ts = require('typescript');
 	const temp = `${dir}.tmp-${process.pid}-${crypto.randomBytes(4).toString('hex')}`;
 	for (const file of files) {
