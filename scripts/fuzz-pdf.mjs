@@ -71,6 +71,8 @@ async function fuzz() {
 	const signatures = new Map();
 	// Cases that reached the form-widget removal (a form with widgets that become fields), written or not, and with tags.
 	const widgetCases = { reached: 0, written: 0, withTags: 0 };
+	// Cases whose fill (issue 51) had something to fill: refused with reasons, or written.
+	const fillCases = { reached: 0, written: 0, refused: 0 };
 	let next = 0;
 	let done = 0;
 
@@ -92,6 +94,12 @@ async function fuzz() {
 		const outcome = final.outcome === 'PdfError' ? `PdfError ${final.kind}` : final.outcome;
 		count(final.firstOutcome && final.outcome !== final.firstOutcome ? `${result.outcome} (not again in a fresh child: ${outcome})` : outcome);
 		kinds.set(made.kind, (kinds.get(made.kind) ?? 0) + 1);
+		const filled = final.outcome === 'ok' ? final.filled : undefined;
+		if (filled && (filled.filled || filled.refused)) {
+			fillCases.reached++;
+			if (filled.changed) fillCases.written++;
+			if (filled.refused) fillCases.refused++;
+		}
 		const widgets = final.outcome === 'ok' ? final.rewrite?.widgets : undefined;
 		if (widgets) {
 			widgetCases.reached++;
@@ -140,6 +148,7 @@ async function fuzz() {
 	console.log(`\n${done} cases in ${seconds.toFixed(0)} s (${(done / seconds).toFixed(1)} a second)`);
 	console.log('cases by mutation:', [...kinds].map(([k, v]) => `${k} ${v}`).join(', '));
 	console.log(`form-widget removal: ${widgetCases.reached} cases reached it, ${widgetCases.written} written, ${widgetCases.withTags} with tags in the same update`);
+	console.log(`fill: ${fillCases.reached} cases had values to draw, ${fillCases.written} written, ${fillCases.refused} refused with reasons`);
 	console.log('outcomes:');
 	for (const [key, value] of [...counts].sort((a, b) => b[1] - a[1])) console.log(`  ${String(value).padStart(6)}  ${key}`);
 	console.log('slowest cases that ended:');

@@ -317,6 +317,15 @@ async function loadFuzzBases({ include, exclude = [] } = {}) {
 		if (!latin1(data).includes('/Encrypt')) base.objects = await objectsOf(data).catch(() => undefined);
 		bases.push(base);
 	}
+	// The fill's fixtures (issue 51): forms and data tags from LibreOffice, pdf-lib and Chromium, for the fill's check.
+	const fillDir = path.join(PDF_FIXTURES_DIR, 'fill');
+	const fillManifest = path.join(fillDir, 'manifest.json');
+	for (const fixture of fs.existsSync(fillManifest) ? JSON.parse(fs.readFileSync(fillManifest, 'utf8')).fixtures : []) {
+		const name = `fill/${fixture.file}`;
+		if ((include && !include.includes(name)) || exclude.includes(name)) continue;
+		const data = fs.readFileSync(path.join(fillDir, fixture.file));
+		bases.push({ name, bytes: data, objects: await objectsOf(data).catch(() => undefined) });
+	}
 	const name = 'font-programs.pdf';
 	if ((!include || include.includes(name)) && !exclude.includes(name)) {
 		const data = fontProgramsPdf();

@@ -12,7 +12,9 @@ const { PdfText, PdfError } = require(process.argv[2]);
 const TEXT_TAGS = path.join(path.dirname(process.argv[2]), '..', 'textTags');
 const { findTags, mayHoldTag } = require(path.join(TEXT_TAGS, 'tags.js'));
 const { findAnchors } = require(path.join(TEXT_TAGS, 'anchors.js'));
-const { rewriteCheck } = require('./pdfRewriteCheck.js');
+const { fillCheck, rewriteCheck } = require('./pdfRewriteCheck.js');
+// The fill (issue 51), compiled beside the reader too.
+const fill = require(path.join(path.dirname(process.argv[2]), '..', 'helpers', 'pdfFill.js'));
 
 /** Anchor texts looked for on every page, as the node does when a workflow names some. */
 const ANCHORS = ['Signature:', 'a'];
@@ -38,7 +40,8 @@ async function read(message) {
 		const fields = await pdf.formFields();
 		// The tag removal on every file that reads (issue 42): a broken upload is a crash-like finding.
 		const rewrite = message.rewrite === false ? undefined : await rewriteCheck({ PdfText, findTags, mayHoldTag }, new Uint8Array(message.bytes), message.limits || {});
-		return answer({ outcome: 'ok', pages: pdf.pages.length, lines, tags, anchors, texts, fields: fields.length, rewrite });
+		const filled = message.rewrite === false ? undefined : await fillCheck({ PdfText }, fill, new Uint8Array(message.bytes), message.limits || {});
+		return answer({ outcome: 'ok', pages: pdf.pages.length, lines, tags, anchors, texts, fields: fields.length, rewrite, filled });
 	} catch (error) {
 		if (error instanceof PdfError) return answer({ outcome: 'PdfError', kind: error.kind, message: error.message });
 		return answer({ outcome: 'crash', name: error && error.name, message: String(error && error.message), stack: String(error && error.stack) });

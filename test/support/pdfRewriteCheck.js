@@ -42,6 +42,45 @@ async function rewriteCheck(reader, bytes, limits = {}) {
 	return { ...summary, left, widgets };
 }
 
+/**
+ * The fill run on a file the reader read (issue 51), for the fuzzer: every form field and data tag given a value it
+ * takes (a text, true, the first choice), checked and drawn, the update written and read again. A refusal of the fill
+ * (its problems) is an answer, not a finding; a thrown error other than the reader's own is. Throws a plain Error
+ * when the upload breaks what the fill promises: the original in front, the same pages, the filled widgets and the
+ * data tags gone. `fill`: helpers/pdfFill.js, compiled beside the reader.
+ */
+async function fillCheck({ PdfText }, fill, bytes, limits = {}) {
+	const pdf = await PdfText.open(bytes, limits);
+	const values = {};
+	for (const widget of await pdf.formFields()) {
+		const look = widget.look;
+		if (widget.hidden) continue; // refused by the fill (a viewer does not show it)
+		if (widget.kind === 'text' || widget.kind === 'textarea') values[widget.name] = 'Fuzz 1';
+		else if (widget.kind === 'checkbox') values[widget.name] = true;
+		else if (widget.kind === 'dropdown' && look && look.choices.length) values[widget.name] = look.choices[0][1];
+		else if (widget.kind === 'radio' && look && look.exportValue) values[widget.name] = look.exportValue;
+	}
+	const probe = await fill.planFill(pdf, {});
+	for (const problem of probe.problems) if (/^The data tag .* has no value$/.test(problem.message)) values[problem.name] = 'v';
+	if (!Object.keys(values).length) return undefined; // nothing to fill
+	const plan = await fill.planFill(await PdfText.open(bytes, limits), values);
+	if (plan.problems.length) return { filled: 0, refused: plan.problems.length };
+	const { removal, problems } = await fill.writeFill(plan);
+	if (problems.length || !removal.changed) return { filled: plan.filled.length, refused: problems.length, changed: removal.changed };
+	expectPrefix('fill', removal.bytes, bytes);
+	let out;
+	try {
+		out = await PdfText.open(removal.bytes, limits);
+	} catch (error) {
+		throw new Error(`fill: the upload no longer opens: ${error && error.message}`);
+	}
+	if (out.pages.length !== pdf.pages.length) throw new Error(`fill: ${pdf.pages.length} pages became ${out.pages.length}`);
+	const left = new Set((await out.formFields()).map((w) => w.name));
+	const still = plan.filled.filter((name) => left.has(name));
+	if (still.length) throw new Error(`fill: the filled fields ${still.join(', ')} are still in the file`);
+	return { filled: plan.filled.length, refused: 0, changed: true };
+}
+
 function expectPrefix(what, upload, bytes) {
 	if (upload.length < bytes.length) throw new Error(`${what}: the upload (${upload.length} bytes) is shorter than the original (${bytes.length})`);
 	for (let i = 0; i < bytes.length; i++) if (upload[i] !== bytes[i]) throw new Error(`${what}: the upload differs from the original at byte ${i}`);
@@ -146,4 +185,4 @@ async function widgetCheck(reader, bytes, limits = {}, tags) {
 	return summary;
 }
 
-module.exports = { rewriteCheck, widgetCheck, becomesField };
+module.exports = { fillCheck, rewriteCheck, widgetCheck, becomesField };
