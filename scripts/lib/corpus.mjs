@@ -122,6 +122,27 @@ const EXPECTED = {
 			return `draft ${draftId}: 8 fields from tags (its file unchanged), then 3 by anchor texts; document ${sentId} sent with 8 fields from its tags, its file the original + ${upload.length - original.length} bytes of update`;
 		},
 	},
+	esignCorpus10FillPdf: {
+		// Fill PDF sends nothing; Create and Send (one signer) reads its signer back once.
+		routes: { upload: 1, addSigner: 1, listSigners: 1, saveFields: 1, send: 1 },
+		async verify({ site, runData }) {
+			const filled = nodeOutput(runData, 'Fill PDF')[0]?.binary?.form;
+			assert(filled?.mimeType === 'application/pdf', `Fill PDF binary "form": ${JSON.stringify(filled ?? null).slice(0, 200)}`);
+			const id = String(nodeOutput(runData, 'Create and send with values')[0]?.json?.id ?? '');
+			const doc = await site.document(id);
+			const fields = (await site.call('GET', `/documents/${id}/fields`)).body;
+			// Filled by Fill PDF (Tenant Name, Plan, Agree Terms) and by Create and Send's PDF Values (Landlord Name): the
+			// signer gets only the fields left.
+			const names = fields.map((f) => f.field_name).sort();
+			assert(doc?.status === 'sent' && same(names, ['Landlord Signature', 'Notes', 'Tenant Date', 'Tenant Signature']), `document ${id}: ${doc?.status}, fields ${names.join(', ')}`);
+			const original = await site.sample('tenancy-form.pdf');
+			const upload = Buffer.from(await (await fetch(`${site.controlBase}/documents/${id}/file`)).arrayBuffer());
+			assert(upload.length > original.length && upload.subarray(0, original.length).equals(original), `document ${id}'s file (${upload.length} bytes) is not the original (${original.length}) followed by updates`);
+			const left = (await readForms(upload)).widgets.map((w) => w.name).sort();
+			assert(same(left, ['Internal', 'Pets', 'Pets', 'Print', 'Reference']), `document ${id}'s file still has the widgets ${left.join(', ')}`);
+			return `document ${id} sent with ${names.length} fields (${names.join(', ')}); its file the original + ${upload.length - original.length} bytes of updates, widgets left ${left.join(', ')}`;
+		},
+	},
 	esignCorpus09FormFields: {
 		// Two Adds read their signer back; Replace All from form fields reads the draft's file and its signers; Create and
 		// Send (one signer) reads its signer back once.

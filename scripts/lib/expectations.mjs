@@ -6,6 +6,7 @@ import path from 'node:path';
 import { secs } from './esign.mjs';
 import { signedOverTags } from './textTags.mjs';
 import { signedInFormFields } from './formFields.mjs';
+import { signedFilled } from './fill.mjs';
 import { buildAndPack, stopChildren, stopServers } from './runtime.mjs';
 import { currentWaits } from './waits.mjs';
 import { CheckError, assert } from './assert.mjs';
@@ -241,6 +242,18 @@ export const EXPECTED = {
 			const hints = (runData['Create and send from form fields']?.[0]?.hints ?? []).map((h) => h.message);
 			assert(hints.length === 1 && ['"Reference" (read-only', '"Internal" (hidden', '"Print" (a push button', '"Pets" (radio buttons'].every((part) => hints[0].includes(part)), `the node's hints: ${JSON.stringify(hints)}`);
 			return `document ${docId}: ${await signedInFormFields(site, docId)}; hint: ${hints[0].slice(0, 60)}…`;
+		},
+	},
+	esignExample0010: {
+		// Fill PDF sends nothing; Create and Send from the form fields the row left; the sandbox-only nodes sign for both
+		// signers; Download gets the signed PDF.
+		routes: { upload: 1, addSigner: 2, listSigners: 1, saveFields: 1, send: 1, getFile: 1 },
+		async verify({ site, runData }) {
+			const filled = nodeOutput(runData, 'Fill PDF');
+			assert(filled.length === 1 && filled[0]?.binary?.data?.mimeType === 'application/pdf', `Fill PDF: ${JSON.stringify(filled.map((d) => d.binary?.data?.mimeType))}`);
+			const docId = String(nodeOutput(runData, 'Create and send')[0]?.json?.id ?? '');
+			assert(docId, 'Create and send gave no id');
+			return `document ${docId}: ${await signedFilled(site, docId)}`;
 		},
 	},
 	esignExample0005: {
