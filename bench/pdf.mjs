@@ -19,9 +19,9 @@
 //           - allocated: what a read allocates on the JS heap, garbage included (v8.GCProfiler's heap sizes).
 //   rewrite the tags' removal (issues 42 and 50), stated as users feel it: the seconds it adds to the read, not a
 //           ratio (a ratio's meaning moves with the read's own speed, and a user waits for the difference). For two
-//           files: a 5-page contract (pages 1-5 of the 300-page one, copied at run time by pdf-lib into a new file:
-//           a committed fixture would need the fixture generator, LibreOffice, and every test that walks the
-//           manifest) and the 300-page contract. Per repetition, interleaved (the order alternating), a forced GC
+//           files: a 5-page contract (pages 1-5 of the 300-page one, copied at run time by pdf-lib into a new file,
+//           with its signer tags and a text field per page added for the fill, below: a committed fixture would need
+//           the fixture generator, LibreOffice, and every test that walks the manifest) and the 300-page contract. Per repetition, interleaved (the order alternating), a forced GC
 //           before each, after one untimed run of each: the read with sources + removeTag for every tag + write()
 //           minus the read alone; the median of those differences, min and max. Targets (issue 50): the 5-page
 //           contract's extra within the noise of its read, defined here as the interquartile range of the read
@@ -30,6 +30,11 @@
 //           contract's peak RSS growth beyond the read's: the RSS children's VmHWM growth, median of the removal's
 //           children minus median of the read's, for the process's first read and a second: at most 32 MB.
 //           The live heap beyond the read and the update's size are printed for context, with no target.
+//   fill    the fill (issue 51), in the rewrite's repetitions on the 5-page contract (a third run in each, the order
+//           rotating): that file holds both its signer tags (as copied) and, added by pdf-lib, one text field a page,
+//           `page_N_note`, 200 × 18 pt in the top margin, Helvetica 10; the run is Document → Fill PDF's work:
+//           PdfText.open + planFill + writeFill of "Note for page N" in every field. Its extra beyond the read alone,
+//           median of the per-repetition differences (min – max); target: at most the tag removal's median extra.
 //   load    os.loadavg() (1, 5 and 15 minutes) at the start and the end, and the CPU count, printed and in the JSON:
 //           wall-clock differences of a few ms mean little on a loaded machine, so the reader of a figure can tell.
 //   fixtures the same time comparison on the other fixtures of test/fixtures/pdf/manifest.json (2-page files), each
@@ -38,9 +43,9 @@
 //           self-time functions and files) and allocations over one read (which functions allocate, garbage
 //           included); the .cpuprofile and .heapprofile files go to bench/results/ (Chrome DevTools opens them).
 //
-// The reader is built fresh from the working tree's nodes/ESign/pdf/ at every run, into bench/results/pdf-build/,
-// by the TypeScript compiler as a program with tsconfig.build.json's settings: the JavaScript `npm run build` puts
-// in dist/ (and so what n8n runs), without touching dist/. Not through bench/ts-register.js as bench/run.js does:
+// The reader (nodes/ESign/pdf/, and helpers/pdfFill.ts for the fill) is built fresh from the working tree at every
+// run, into bench/results/pdf-build/, by the TypeScript compiler as a program with tsconfig.build.json's settings:
+// the JavaScript `npm run build` puts in dist/ (and so what n8n runs), without touching dist/. Not through bench/ts-register.js as bench/run.js does:
 // that compiles file by file, so the lexer's `const enum Tok` becomes a property read in every file that uses it
 // instead of the number the build writes (--source measures that way, for comparison). pdf.js runs its legacy
 // build with its worker in this process (Node has no pdf.js worker thread), as test/support/pdfjsOracle.mjs does,
@@ -67,11 +72,17 @@ const CONTRACT = path.join(FIXTURES, 'contract-300-pages.pdf');
 const NODES_DIR = path.join(ROOT, 'nodes');
 // The reader's door and the node's tag grammar (nodes/ESign/textTags/), as the node reads tags.
 const READER = ['ESign/pdf/index', 'ESign/textTags/tags'];
+// The fill (issue 51), as Document → Fill PDF draws values: planFill and writeFill (it imports only the two above).
+const FILL = 'ESign/helpers/pdfFill';
 const BUILD_DIR = path.join(RESULTS_DIR, 'pdf-build');
 // Issue 50's targets for the removal, as users feel it (see the header).
 const FIVE_PAGES = 5;
 const TARGET_300_EXTRA_MS = 500;
 const TARGET_300_RSS_MB = 32;
+// The 5-page contract's text fields (one a page, added by pdf-lib): name, place (pt from the page's top left), size.
+const FIELD_NAME = (n) => `page_${n}_note`;
+const FIELD = { left: 72, top: 36, width: 200, height: 18, fontSize: 10 };
+const FIELD_VALUE = (n) => `Note for page ${n}`;
 const MB = 1024 * 1024;
 const NOISE = 'the interquartile range of the read alone\'s repetitions';
 
@@ -109,12 +120,12 @@ function buildReader() {
 	};
 	const config = ts.getParsedCommandLineOfConfigFile(path.join(ROOT, 'tsconfig.build.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: fail });
 	fs.rmSync(BUILD_DIR, { recursive: true, force: true });
-	const roots = READER.map((f) => path.join(NODES_DIR, `${f}.ts`));
+	const roots = [...READER, FILL].map((f) => path.join(NODES_DIR, `${f}.ts`));
 	const program = ts.createProgram(roots, { ...config.options, rootDir: NODES_DIR, outDir: BUILD_DIR, declaration: false, sourceMap: false });
 	const { emitSkipped, diagnostics } = program.emit();
 	const errors = [...ts.getPreEmitDiagnostics(program), ...diagnostics].filter((d) => d.category === ts.DiagnosticCategory.Error);
 	if (emitSkipped || errors.length) fail(errors[0] ?? { messageText: 'the reader was not emitted' });
-	for (const file of READER) if (!fs.existsSync(path.join(BUILD_DIR, `${file}.js`))) throw new Error(`the build has no ${file}.js`);
+	for (const file of [...READER, FILL]) if (!fs.existsSync(path.join(BUILD_DIR, `${file}.js`))) throw new Error(`the build has no ${file}.js`);
 }
 
 let ourReader;
@@ -129,7 +140,8 @@ function loadOurs() {
 		const ext = fromSource ? '.ts' : '.js';
 		const { PdfText } = require(path.join(dir, `${READER[0]}${ext}`));
 		const { findTags, mayHoldTag } = require(path.join(dir, `${READER[1]}${ext}`));
-		ourReader = { PdfText, findTags, mayHoldTag };
+		const { planFill, writeFill } = require(path.join(dir, `${FILL}${ext}`));
+		ourReader = { PdfText, findTags, mayHoldTag, planFill, writeFill };
 	}
 	return ourReader;
 }
@@ -188,6 +200,20 @@ async function readOursRewrite(bytes, { sample, line } = {}) {
 	return { pages: pdf.pages.length, tags, removed: upload.removed, uploadBytes: upload.length };
 }
 
+/**
+ * Ours filling a PDF (issue 51), as Document → Fill PDF does: open, planFill (the form fields, and the lines that may
+ * hold a data tag, with glyph sources), then writeFill (the values' appearances and the update written). Compared
+ * with readOurs: the fill's cost. Problems are returned (counted as failures by the caller), never thrown.
+ */
+async function fillOurs(bytes, values) {
+	const { PdfText, planFill, writeFill } = loadOurs();
+	const pdf = await PdfText.open(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length));
+	const plan = await planFill(pdf, values);
+	if (plan.problems.length) return { filled: plan.filled.length, problems: plan.problems };
+	const { removal, problems } = await writeFill(plan);
+	return { filled: plan.filled.length, problems, uploadBytes: removal.length };
+}
+
 /** pdf.js's text extraction over every page: the baseline. The bytes are copied (pdf.js may take the buffer over). */
 async function readPdfjs(bytes, { sample, password } = {}) {
 	const lib = await loadPdfjs();
@@ -218,17 +244,30 @@ async function readPdfjs(bytes, { sample, password } = {}) {
 
 /**
  * The 5-page contract: pages 1-5 of the 300-page contract copied by pdf-lib (a devDependency) into a new document,
- * their content streams as they are (the producer's Flate, which the removal recompresses), no metadata added, a
- * classic xref: the same bytes at every run. Its tags: the manifest's contract tags on those pages.
+ * their content streams as they are (the producer's Flate, which the removal recompresses), and on each page N a
+ * text field `page_N_note` added by pdf-lib (200 × 18 pt, 36 pt below the page's top at 72 pt from its left, in the
+ * margin above the text; Helvetica 10 in its default appearance), no metadata added, a classic xref: the same bytes
+ * at every run. Its tags: the manifest's contract tags on those pages (the signer tags, left as they are); its
+ * values to fill: "Note for page N" in every field.
  */
 async function fivePageContract(manifest) {
-	const { PDFDocument } = require('pdf-lib');
+	const { PDFDocument, StandardFonts } = require('pdf-lib');
 	const source = await PDFDocument.load(fs.readFileSync(CONTRACT), { updateMetadata: false });
 	const doc = await PDFDocument.create({ updateMetadata: false });
 	for (const page of await doc.copyPages(source, Array.from({ length: FIVE_PAGES }, (_, i) => i))) doc.addPage(page);
+	const font = await doc.embedFont(StandardFonts.Helvetica);
+	const form = doc.getForm();
+	const values = {};
+	doc.getPages().forEach((page, i) => {
+		const name = FIELD_NAME(i + 1);
+		const field = form.createTextField(name);
+		field.addToPage(page, { x: FIELD.left, y: page.getHeight() - FIELD.top - FIELD.height, width: FIELD.width, height: FIELD.height, font });
+		field.setFontSize(FIELD.fontSize);
+		values[name] = FIELD_VALUE(i + 1);
+	});
 	const bytes = Buffer.from(await doc.save({ useObjectStreams: false }));
 	const entry = manifest.fixtures.find((f) => f.file === path.basename(CONTRACT));
-	return { bytes, expectedTags: entry?.tags.filter((t) => t.page <= FIVE_PAGES).length };
+	return { bytes, expectedTags: entry?.tags.filter((t) => t.page <= FIVE_PAGES).length, values };
 }
 
 // ---------------------------------------------------------------- statistics and printing
@@ -249,6 +288,18 @@ const f1 = (n) => (Number.isFinite(n) ? n.toFixed(1) : 'n/a');
 const f2 = (n) => (Number.isFinite(n) ? n.toFixed(2) : 'n/a');
 const kb = (bytes) => `${Math.round(bytes / 1024)} KB`;
 const loadText = (avg) => avg.map(f2).join(' ');
+
+/** The fill's rows of the tag removal's table: figures in the filled file's column, "-" in the others. */
+function fillRows(fill, files) {
+	const cells = (text) => files.map((r) => (r.label === fill.label ? text : '-'));
+	return [
+		['fill (issue 51): fields filled / fields', ...cells(`${fill.filled}/${fill.fields}`)],
+		['open + planFill + writeFill (Fill PDF): median', ...cells(f1(fill.run.median))],
+		['FILL BEYOND THE READ: median of the differences (min – max)', ...cells(`${f1(fill.extra.median)} (${f1(fill.extra.min)} – ${f1(fill.extra.max)})`)],
+		['  target (issue 51)', ...cells(`${fill.target.text}: ${fill.target.met ? 'met' : 'NOT met'}`)],
+		['fill CPU time beyond the read, all threads: median', ...cells(f1(fill.cpu.extra.median))],
+	];
+}
 
 function table(rows) {
 	const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => String(r[c]).length)));
@@ -310,22 +361,33 @@ async function timeMain(bytes, reps) {
 
 /**
  * The read alone against the read with the tag removal and the update written, interleaved: what the removal adds,
- * per repetition (the two runs of a repetition are next to each other, so a slow minute of the machine hits both),
- * and the read's own spread (the noise a user cannot tell the removal from).
+ * per repetition (the runs of a repetition are next to each other, so a slow minute of the machine hits them all),
+ * and the read's own spread (the noise a user cannot tell the removal from). With `values`, a third run in every
+ * repetition: the fill of those values (fillOurs), and what it adds to the read alone.
  */
-async function timeRewrite(bytes, reps, label) {
+async function timeRewrite(bytes, reps, label, values) {
 	const loadStart = os.loadavg();
-	// Untimed first runs of this file's read and removal, as timeMain's first runs.
-	await readOurs(bytes);
-	await readOursRewrite(bytes);
-	const runs = { read: [], rewrite: [], extra: [], ratio: [], readCpu: [], rewriteCpu: [], extraCpu: [] };
+	const run = { read: () => readOurs(bytes), rewrite: () => readOursRewrite(bytes), fill: () => fillOurs(bytes, values) };
+	const subjects = values ? ['read', 'rewrite', 'fill'] : ['read', 'rewrite'];
+	// Untimed first runs of this file's read, removal (and fill), as timeMain's first runs.
+	for (const who of subjects) await run[who]();
+	const runs = { read: [], rewrite: [], extra: [], ratio: [], readCpu: [], rewriteCpu: [], extraCpu: [], fill: [], fillExtra: [], fillCpu: [], fillExtraCpu: [] };
 	let last;
+	let lastFill;
 	let readTags;
 	for (let r = 0; r < reps; r++) {
-		const order = r % 2 ? ['rewrite', 'read'] : ['read', 'rewrite'];
+		// The order rotates (with two subjects: alternates), so none is always first after the GC or last.
+		const order = subjects.map((_, k) => subjects[(k + r) % subjects.length]);
 		const got = {};
-		for (const who of order) got[who] = await timed(() => (who === 'read' ? readOurs(bytes) : readOursRewrite(bytes)));
+		for (const who of order) got[who] = await timed(run[who]);
 		last = got.rewrite.result;
+		if (values) {
+			lastFill = got.fill.result;
+			runs.fill.push(got.fill.ms);
+			runs.fillExtra.push(got.fill.ms - got.read.ms);
+			runs.fillCpu.push(got.fill.cpuMs);
+			runs.fillExtraCpu.push(got.fill.cpuMs - got.read.cpuMs);
+		}
 		readTags = got.read.result.tags;
 		runs.read.push(got.read.ms);
 		runs.rewrite.push(got.rewrite.ms);
@@ -334,7 +396,8 @@ async function timeRewrite(bytes, reps, label) {
 		runs.readCpu.push(got.read.cpuMs);
 		runs.rewriteCpu.push(got.rewrite.cpuMs);
 		runs.extraCpu.push(got.rewrite.cpuMs - got.read.cpuMs);
-		process.stdout.write(`  rewrite repetition ${r + 1}/${reps}, ${label}: read ${f1(got.read.ms)} ms, read + removal + update ${f1(got.rewrite.ms)} ms\n`);
+		const fillText = values ? `, read + fill + update ${f1(got.fill.ms)} ms` : '';
+		process.stdout.write(`  rewrite repetition ${r + 1}/${reps}, ${label}: read ${f1(got.read.ms)} ms, read + removal + update ${f1(got.rewrite.ms)} ms${fillText}\n`);
 	}
 	const read = stats(runs.read);
 	const rewrite = stats(runs.rewrite);
@@ -342,7 +405,16 @@ async function timeRewrite(bytes, reps, label) {
 	const noise = { definition: NOISE, iqrMs: quantile(runs.read, 0.75) - quantile(runs.read, 0.25), rangeMs: read.max - read.min };
 	// CPU time too (every thread), for context: what the removal costs the machine, whether or not a core was free.
 	const cpu = { read: stats(runs.readCpu), rewrite: stats(runs.rewriteCpu), extra: stats(runs.extraCpu) };
-	return { ...last, readTags, read, rewrite, extra, noise, ratio: rewrite.median / read.median, perRepRatio: stats(runs.ratio), cpu, load: { start: loadStart, end: os.loadavg() } };
+	const fill = values && {
+		fields: Object.keys(values).length,
+		filled: lastFill.filled,
+		problems: lastFill.problems.map((p) => `${p.name}: ${p.message}`),
+		uploadBytes: lastFill.uploadBytes,
+		run: stats(runs.fill),
+		extra: stats(runs.fillExtra),
+		cpu: { run: stats(runs.fillCpu), extra: stats(runs.fillExtraCpu) },
+	};
+	return { ...last, readTags, read, rewrite, extra, noise, ratio: rewrite.median / read.median, perRepRatio: stats(runs.ratio), cpu, fill, load: { start: loadStart, end: os.loadavg() } };
 }
 
 async function timeFixtures(reps) {
@@ -635,7 +707,7 @@ async function main() {
 	const machine = { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memoryGb: Math.round(os.totalmem() / 1024 ** 3), node: process.version, pdfjs: PDFJS_VERSION, loadAverage: os.loadavg() };
 	let failures = 0;
 	if (!opts.source) buildReader();
-	console.log(`[bench:pdf] reader: ${opts.source ? 'nodes/ESign/pdf/*.ts through bench/ts-register.js (--source)' : `built from nodes/ESign/pdf/ into ${path.relative(ROOT, BUILD_DIR)}/`}`);
+	console.log(`[bench:pdf] reader: ${opts.source ? 'nodes/ESign/pdf/*.ts through bench/ts-register.js (--source)' : `built from nodes/ESign/pdf/ (and helpers/pdfFill.ts) into ${path.relative(ROOT, BUILD_DIR)}/`}`);
 	console.log(`[bench:pdf] ${name}: ${kb(bytes.length)}; ${opts.reps} interleaved repetitions; Node ${process.version}, pdf.js ${PDFJS_VERSION}`);
 	console.log(`[bench:pdf] load: ${machine.cpus} CPUs; load average (1, 5, 15 min) at the start ${loadText(machine.loadAverage)}`);
 
@@ -648,16 +720,27 @@ async function main() {
 	if (!opts.skip.has('rewrite')) {
 		const five = await fivePageContract(manifest);
 		const isContract = opts.file === CONTRACT;
-		rewrite = { noise: NOISE, targets: { fivePages: `median extra ≤ ${NOISE}`, contract: `≤ ${TARGET_300_EXTRA_MS} ms`, contractRss: `≤ ${TARGET_300_RSS_MB} MB` } };
+		rewrite = {
+			noise: NOISE,
+			targets: { fivePages: `median extra ≤ ${NOISE}`, contract: `≤ ${TARGET_300_EXTRA_MS} ms`, contractRss: `≤ ${TARGET_300_RSS_MB} MB`, fill: `5-page contract: the fill's median extra ≤ the tag removal's median extra` },
+		};
 		const subjects = [
-			['fivePages', `${FIVE_PAGES}-page contract`, five.bytes, five.expectedTags, `pages 1-${FIVE_PAGES} of ${path.basename(CONTRACT)}, copied by pdf-lib`],
+			['fivePages', `${FIVE_PAGES}-page contract`, five.bytes, five.expectedTags, `pages 1-${FIVE_PAGES} of ${path.basename(CONTRACT)}, copied by pdf-lib, a text field added to each`, five.values],
 			['file', isContract ? '300-page contract' : path.basename(opts.file), bytes, expectedTags, name],
 		];
-		for (const [key, label, fileBytes, expected, source] of subjects) {
-			const r = await timeRewrite(fileBytes, opts.reps, label);
+		for (const [key, label, fileBytes, expected, source, values] of subjects) {
+			const { fill, ...r } = await timeRewrite(fileBytes, opts.reps, label, values);
 			if (key === 'fivePages') r.target = { text: `within the read's noise: ≤ its IQR, ${f1(r.noise.iqrMs)}`, met: r.extra.median <= r.noise.iqrMs };
 			else if (isContract) r.target = { text: `≤ ${TARGET_300_EXTRA_MS}`, met: r.extra.median <= TARGET_300_EXTRA_MS };
 			rewrite[key] = { label, source, bytes: fileBytes.length, expectedTags: expected, ...r };
+			if (fill) {
+				fill.target = { text: `≤ the tag removal's extra, ${f1(r.extra.median)}`, met: fill.extra.median <= r.extra.median };
+				rewrite.fill = { file: key, label, values, ...fill };
+				if (fill.problems.length || fill.filled !== fill.fields) {
+					failures++;
+					console.log(`[bench:pdf] FAILED: ${label}: the fill drew ${fill.filled} of ${fill.fields} fields${fill.problems.length ? `; ${fill.problems.join('; ')}` : ''}`);
+				}
+			}
 			if (expected !== undefined && (r.tags !== expected || r.readTags !== expected)) {
 				failures++;
 				console.log(`[bench:pdf] FAILED: ${label}: the removal's read found ${r.tags} tags and the read alone ${r.readTags}, expected ${expected}`);
@@ -694,6 +777,7 @@ async function main() {
 		const files = [rewrite.fivePages, rewrite.file];
 		const verdict = (t) => (t ? `${t.text}: ${t.met ? 'met' : 'NOT met'}` : 'no target for this file');
 		console.log(`\n  tag removal (issues 42, 50): what it adds to the read, as users feel it: wall clock, ms, per repetition (read with sources + removeTag + write()) − (the read alone), interleaved; median of ${opts.reps}`);
+		if (rewrite.fill) console.log(`  fill (issue 51), ${rewrite.fill.label}: the same, for (open + planFill + writeFill, every text field: "Note for page N") − (the read alone), in the same repetitions`);
 		table([
 			['', ...files.map((r) => `${r.label} (${kb(r.bytes)}, ${r.pages} pages)`)],
 			['tags removed / expected', ...files.map((r) => `${r.removed}/${r.expectedTags ?? '?'}`)],
@@ -705,9 +789,11 @@ async function main() {
 			['CPU time beyond the read, all threads: median', ...files.map((r) => f1(r.cpu.extra.median))],
 			['ratio of the medians (context, no target)', ...files.map((r) => f2(r.ratio))],
 			['load average, 1 min: before → after', ...files.map((r) => `${f2(r.load.start[0])} → ${f2(r.load.end[0])}`)],
+			...(rewrite.fill ? fillRows(rewrite.fill, files) : []),
 		]);
 		console.log(`  noise: ${NOISE} (quartiles by linear interpolation); "within the noise" means the median extra is no larger`);
 		console.log(`  upload of the ${rewrite.file.label}: ${kb(rewrite.file.uploadBytes)} (the file ${kb(rewrite.file.bytes)} + the update; never joined)`);
+		if (rewrite.fill) console.log(`  filled ${rewrite.fill.label}: ${kb(rewrite.fill.uploadBytes)} (the file ${kb(rewrite[rewrite.fill.file].bytes)} + the fill's update)`);
 		if (mem?.rewrite) {
 			const isContract = opts.file === CONTRACT;
 			const beyondMb = (k) => (mem.rewrite[k].hwmReset && mem.ours[k].hwmReset ? (mem.rewrite[k].hwmGrowth.median - mem.ours[k].hwmGrowth.median) / MB : NaN);
