@@ -84,7 +84,16 @@ const FILL_TS = path.join(ROOT, 'nodes', 'ESign', 'helpers', 'pdfFill.ts');
 
 // ---- the tools' views of a file ----------------------------------------------------------------------------------
 
-const unescape = (s) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+// XML text as written by pdftotext and mutool: named entities and numeric character references (&#x141; is Ł).
+const unescape = (s) =>
+	s
+		.replace(/&#x([0-9a-f]+);/gi, (_, hex) => String.fromCodePoint(parseInt(hex, 16)))
+		.replace(/&#(\d+);/g, (_, dec) => String.fromCodePoint(Number(dec)))
+		.replace(/&lt;/g, '<')
+		.replace(/&gt;/g, '>')
+		.replace(/&quot;/g, '"')
+		.replace(/&apos;/g, "'")
+		.replace(/&amp;/g, '&');
 /** Text compared white space aside, quotes folded (a producer may draw ’ as ' or the reverse), NFKC. */
 const squash = (s) => s.normalize('NFKC').replace(/[\u2018\u2019]/g, "'").replace(/[\u201c\u201d]/g, '"').replace(/\s+/g, '');
 

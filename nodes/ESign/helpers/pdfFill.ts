@@ -81,7 +81,7 @@ export async function planFill(pdf: PdfText, values: FillValues, tags?: TagRemov
 	const filled: string[] = [];
 	for (const [name, group] of fields) {
 		if (!Object.hasOwn(values, name) || empty(values[name])) continue;
-		const why = fillField(filler, group, values[name]);
+		const why = await fillField(filler, group, values[name]);
 		if (why) problems.push({ name, ...why });
 		else filled.push(name);
 	}
@@ -100,7 +100,7 @@ export async function planFill(pdf: PdfText, values: FillValues, tags?: TagRemov
 			});
 			continue;
 		}
-		const why = filler.tag(tag.page, tag.line, tag.start, tag.end, text);
+		const why = await filler.tag(tag.page, tag.line, tag.start, tag.end, text);
 		if (why) problems.push({ name: tag.key, message: `The value of ${tag.text} on page ${tag.page} cannot be drawn: ${why}`, description: whatToChange(why) });
 		else if (!filled.includes(tag.key)) filled.push(tag.key);
 	}
@@ -108,7 +108,7 @@ export async function planFill(pdf: PdfText, values: FillValues, tags?: TagRemov
 }
 
 /** Draws one field's value in its widgets; undefined, or what is wrong. */
-function fillField(filler: Filler, group: FormWidget[], value: unknown): Omit<FillProblem, 'name'> | undefined {
+async function fillField(filler: Filler, group: FormWidget[], value: unknown): Promise<Omit<FillProblem, 'name'> | undefined> {
 	const field = group[0];
 	const name = field.name;
 	const shown = group.filter((widget) => !widget.hidden);
@@ -156,14 +156,14 @@ function fillField(filler: Filler, group: FormWidget[], value: unknown): Omit<Fi
 		return { message: `The value of "${name}" is ${[...drawn].length} characters long; the field takes at most ${maxLen}`, description: `Shorten "${drawn.slice(0, 40)}${drawn.length > 40 ? '…' : ''}" to ${maxLen} characters.` };
 	}
 	for (const widget of shown) {
-		const why = filler.text(widget, drawn);
+		const why = await filler.text(widget, drawn);
 		if (why) return draw(why);
 	}
 	return undefined;
 }
 
 function whatToChange(reason: string): string {
-	if (/characters/.test(reason)) return 'The standard PDF fonts hold Western European letters, digits and punctuation: write those characters another way (e.g. without the accent), or use a PDF whose form carries a font with them.';
+	if (/characters/.test(reason)) return 'The standard PDF fonts hold Western European letters, digits and punctuation, and the font the PDF gives the field or tag does not hold these either: write those characters another way, or set the field or tag in the document in a font that has them (embedded with a ToUnicode map, as LibreOffice and Word write it).';
 	if (/fit/.test(reason)) return 'Shorten the value, or make the field larger in the PDF (or a multi-line field, which wraps).';
 	return 'Check the PDF in a viewer: the field or tag may be damaged.';
 }

@@ -7,6 +7,7 @@ import { fillPdf } from '../../../nodes/ESign/helpers/pdfFill';
 import type { FillProblem } from '../../../nodes/ESign/helpers/pdfFill';
 import { PdfText } from '../../../nodes/ESign/pdf';
 import type { Box, FormWidget } from '../../../nodes/ESign/pdf';
+import { readFillFixture } from '../../support/fillFixtures';
 import { readPdfFixture } from '../../support/pdfjs';
 import { pagesPdf } from '../../support/pdfRaw';
 
@@ -30,8 +31,16 @@ async function problems(bytes: Uint8Array, values: Record<string, unknown>): Pro
 	return out.ok ? [] : out.problems;
 }
 
-/** Where `text` is drawn on `page` (the box of its first occurrence), or undefined. */
-async function find(pdf: PdfText, page: number, text: string): Promise<Box | undefined> {
+/** Where `text` is drawn on `page` (the box of its first occurrence, or of the one nearest `near`), or undefined. */
+async function find(pdf: PdfText, page: number, text: string, near?: Box): Promise<Box | undefined> {
+	if (near) {
+		const all: Box[] = [];
+		for (const line of await pdf.lines(page)) {
+			const box = line.text.includes(text) ? await find({ lines: async () => [line] } as unknown as PdfText, page, text) : undefined;
+			if (box) all.push(box);
+		}
+		return all.sort((a, b) => Math.abs(a.bottom - near.bottom) - Math.abs(b.bottom - near.bottom))[0];
+	}
 	for (const line of await pdf.lines(page)) {
 		const at = line.text.indexOf(text);
 		if (at < 0) continue;
@@ -128,7 +137,7 @@ describe('Fill PDF: a fillable PDF (pdf-lib)', () => {
 		expect(by('Plan').description).toMatch(/Basic, "Pro"|"Basic", "Pro", "Enterprise"/);
 		expect(by('Agree Terms').message).toMatch(/neither true nor false/);
 		expect(by('Tenant Signature').message).toMatch(/signature field/);
-		expect(by('Tenant Name').message).toMatch(/characters the standard PDF fonts cannot draw: 李/);
+		expect(by('Tenant Name').message).toMatch(/characters neither the standard PDF fonts nor the field's own font can draw: 李$/);
 		expect(by('Pets').message).toMatch(/not one of the choices/);
 	});
 
@@ -190,6 +199,26 @@ describe('Fill PDF: data tags', () => {
 		);
 		const unknown = await problems(original, { tenant_name: 'Ada', city: 'Lyon', zip: '1', white: 'w', town: 'x' });
 		expect(unknown[0].description).toContain('"data:city"');
+	});
+});
+
+describe('Fill PDF: characters the standard fonts lack', () => {
+	// Chromium's subset of the tag's font holds Ł, ó, d, ź because the page's text uses them (test/fixtures/pdf/fill).
+	const original = new Uint8Array(readFillFixture('city-tags-chromium.pdf').bytes as Buffer);
+
+	it('draws them in the tag’s own font, from the tag’s left edge on its baseline', async () => {
+		const tag = await find(await PdfText.open(original), 1, '{{data:miasto}}');
+		const { pdf } = await filled(original, { miasto: 'Łódź' });
+		// Where the tag was ("Miasto: …"), not the page's own "Łódź" a line below.
+		const drawn = (await find(pdf, 1, 'Łódź', tag)) as Box;
+		expect(Math.abs(drawn.left - (tag as Box).left)).toBeLessThan(0.5);
+		expect(Math.abs(drawn.bottom - (tag as Box).bottom)).toBeLessThan(0.5);
+		expect((await pdf.lines(1)).map((line) => line.text).join('\n')).not.toContain('{{data:');
+	});
+
+	it('refuses what neither the standard fonts nor the tag’s font holds, naming the characters', async () => {
+		const refused = await problems(original, { miasto: 'Łódź 李' });
+		expect(refused[0].message).toMatch(/neither the standard PDF fonts nor the tag's own font can draw: 李$/);
 	});
 });
 

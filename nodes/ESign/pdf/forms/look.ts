@@ -22,6 +22,8 @@ export interface WidgetLook {
 	font?: string;
 	/** the /DA font's /BaseFont in the form's /DR, when it names one */
 	baseFont?: string;
+	/** the /DA font's entry in the form's /DR (a reference, as written): a font to draw what the standard fonts lack */
+	fontEntry?: PdfObject;
 	size: number;
 	/** the colour operator of /DA as written again (e.g. "0 g", "0 0 1 rg"), or undefined for black */
 	color?: string;
@@ -107,6 +109,7 @@ export async function lookOf(doc: PdfDocument, field: FieldWidget, form: PdfDict
 		rotation: rotationOf(await doc.get(mk, 'R')),
 		font: appearance.font,
 		baseFont: isName(baseFont) ? baseFont.name : undefined,
+		fontEntry: appearance.font === undefined ? undefined : fonts?.get(appearance.font),
 		size: appearance.size,
 		color: appearance.color,
 		quadding: q === 1 || q === 2 ? q : 0,

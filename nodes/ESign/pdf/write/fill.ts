@@ -9,9 +9,12 @@ import type { PdfObject } from '../read/objects';
 import type { PdfPage } from '../text/pages';
 import { displayMatrix } from '../text/pages';
 import standardFonts from '../fonts/standardFonts.json';
+import { SOURCE_SIZE, Src } from '../text/provenance';
 import type { PageEdit, Removal, UpdateObject } from './incremental';
 import { formatName, formatNumber, hexString } from './serialize';
-import { LEADING, encode, fit, missingCharacters, textFontOf, widthOf } from './standardText';
+import { LEADING, fit, textFontOf } from './standardText';
+import { carriedFont, fontKey, standardFont } from './drawFonts';
+import type { DrawFont } from './drawFonts';
 import type { TagRemover } from './tagRemover';
 import { widgetObjects } from './widgetRemoval';
 
@@ -41,8 +44,11 @@ const DOT = 'l';
 export class Filler {
 	/** the content drawn on each page (page number → pieces, in user space) */
 	private readonly drawn = new Map<number, string[]>();
-	/** the fonts the drawings use: standard font name → resource name */
-	private readonly fonts = new Map<string, string>();
+	/** the fonts the drawings use: font key → resource name and the font object */
+	private readonly fonts = new Map<string, { name: string; resource: PdfObject }>();
+	/** the PDF's own fonts read for drawing (undefined: not usable), by key */
+	private readonly carried = new Map<string, Promise<DrawFont | undefined>>();
+	private readonly inline = new Map<PdfObject, number>();
 	private readonly filled = new Set<FormWidget>();
 
 	constructor(
@@ -57,27 +63,27 @@ export class Filler {
 	}
 
 	/** A text in a text field or a choice field's widget; undefined, or why it cannot be drawn. */
-	text(widget: FormWidget, value: string): string | undefined {
+	async text(widget: FormWidget, value: string): Promise<string | undefined> {
 		const look = widget.look;
 		if (!look) return 'its widget has no rectangle to draw in';
-		const missing = missingCharacters(value);
-		if (missing.length) return `it holds characters the standard PDF fonts cannot draw: ${missing.join(' ')}`;
-		const font = textFontOf(look.baseFont ?? look.font);
+		const font = await this.fontFor(value, textFontOf(look.baseFont ?? look.font), [look.fontEntry]);
+		if ('lacking' in font) return `it holds characters neither the standard PDF fonts nor the field's own font can draw: ${font.lacking.join(' ')}`;
 		const color = `${look.color ?? '0 g'} `;
+		const measure = (text: string, size: number) => font.width(text, size);
 		const body = this.boxed(widget, look, (width, height) => {
 			const inner = { width: width - 2 * PADDING, height: height - 2 * PADDING };
 			if (look.flags & COMB && look.maxLen && !(look.flags & MULTILINE)) return this.comb(value, font, look, width, height, color);
-			const fitted = fit(value, font, look.size, inner.width, inner.height, (look.flags & MULTILINE) !== 0);
+			const multiline = (look.flags & MULTILINE) !== 0;
+			const fitted = fit(value, measure, look.size, inner.width, inner.height, multiline);
 			if (!fitted) return undefined;
 			const { size, lines } = fitted;
-			const multiline = (look.flags & MULTILINE) !== 0;
 			// One line: centred on the box's middle (its em box, 0.2 below to 0.8 above the baseline); lines: from the top.
 			const first = multiline ? height - PADDING - 0.8 * size : height / 2 - 0.3 * size;
 			return lines
 				.map((line, k) => {
-					const w = widthOf(line, font, size);
+					const w = measure(line, size);
 					const x = look.quadding === 1 ? (width - w) / 2 : look.quadding === 2 ? width - PADDING - w : PADDING;
-					return this.show(font, size, x, first - k * size * LEADING, line, false, color);
+					return this.show(font, size, x, first - k * size * LEADING, font.encode(line), color);
 				})
 				.join('\n');
 		});
@@ -97,7 +103,7 @@ export class Filler {
 		const body = this.boxed(widget, look, (width, height) => {
 			const size = Math.min(width, height) * (widget.kind === 'radio' ? 0.6 : 0.8);
 			const w = ((ZAPF[code] ?? 0) * size) / 1000;
-			return this.show('ZapfDingbats', size, (width - w) / 2, height / 2 - 0.35 * size, String.fromCharCode(code), true, `${look.color ?? '0 g'} `);
+			return this.show(standardFont('ZapfDingbats'), size, (width - w) / 2, height / 2 - 0.35 * size, Uint8Array.of(code & 255), `${look.color ?? '0 g'} `);
 		});
 		return body === undefined ? 'its box is too small to draw in' : this.keep(widget, body);
 	}
@@ -106,13 +112,18 @@ export class Filler {
 	 * A data tag's value: drawn from the left edge of `line.text.slice(start, end)` on its baseline, at its size and
 	 * in its direction, in black; the tag's glyphs are handed to the tag remover. Undefined, or why it cannot be.
 	 */
-	tag(page: number, line: TextLine, start: number, end: number, value: string): string | undefined {
+	async tag(page: number, line: TextLine, start: number, end: number, value: string): Promise<string | undefined> {
 		const pdfPage = this.pages[page - 1];
 		const glyph = line.glyphOf.slice(start, end).find((index) => index >= 0);
 		const toUser = pdfPage && invert(displayMatrix(pdfPage));
 		if (!pdfPage || glyph === undefined || !toUser) return 'its place on the page is not known';
-		const missing = missingCharacters(value);
-		if (missing.length) return `it holds characters the standard PDF fonts cannot draw: ${missing.join(' ')}`;
+		const text = value.replace(/\s*[\r\n]+\s*/g, ' ');
+		// The tag's own font, by the name its content selected it with, in its page's resources.
+		const own = line.sources?.[glyph * SOURCE_SIZE + Src.Font];
+		const name = own === undefined || own < 0 ? undefined : this.tags.fontName(own);
+		const entry = name === undefined ? undefined : (await this.doc.dict(pdfPage.resources, 'Font'))?.get(name);
+		const font = await this.fontFor(text, 'Helvetica', [entry]);
+		if ('lacking' in font) return `it holds characters neither the standard PDF fonts nor the tag's own font can draw: ${font.lacking.join(' ')}`;
 		const [x, y, ax, ay, hx, hy] = line.glyphs.slice(glyph * 6, glyph * 6 + 6);
 		const size = Math.hypot(hx, hy);
 		const along = unit(linear(toUser, ax, ay));
@@ -122,8 +133,7 @@ export class Filler {
 		if (why !== undefined) return `its tag cannot be taken off the page: ${why}`;
 		const origin = apply(toUser, x, y);
 		const matrix: Matrix = [along[0], along[1], up[0], up[1], origin[0], origin[1]];
-		const font = 'Helvetica';
-		const draw = `q 0 g BT ${this.fontName(font)} ${formatNumber(round(size))} Tf ${matrix.map((n) => formatNumber(round(n))).join(' ')} Tm ${hexString(encode(value.replace(/\s*[\r\n]+\s*/g, ' ')))} Tj ET Q`;
+		const draw = `q 0 g BT ${this.fontName(font)} ${formatNumber(round(size))} Tf ${matrix.map((n) => formatNumber(round(n))).join(' ')} Tm ${hexString(font.encode(text))} Tj ET Q`;
 		this.add(page, draw);
 		return undefined;
 	}
@@ -152,17 +162,7 @@ export class Filler {
 		const objects: UpdateObject[] = [...removal.objects];
 		const edits = new Map<string, PageEdit>();
 		if (!this.drawn.size) return { objects, pages: edits, skipped: removal.skipped, widgets: removal.removed };
-		const fonts = new PdfDict(
-			[...this.fonts].map(([base, name]) => [
-				name,
-				new PdfDict([
-					['Type', PdfName.of('Font')],
-					['Subtype', PdfName.of('Type1')],
-					['BaseFont', PdfName.of(base)],
-					...(base === 'ZapfDingbats' ? [] : ([['Encoding', PdfName.of('WinAnsiEncoding')]] as Array<[string, PdfObject]>)),
-				]),
-			]),
-		);
+		const fonts = new PdfDict([...this.fonts.values()].map(({ name, resource }) => [name, resource]));
 		const opening = allocate();
 		objects.push({ num: opening, gen: 0, value: new PdfDict(), stream: ascii('q\n') });
 		for (const [number, pieces] of this.drawn) {
@@ -224,19 +224,41 @@ export class Filler {
 	}
 
 	/** A comb field: each character centred in its own of /MaxLen equal cells. */
-	private comb(value: string, font: string, look: WidgetLook, width: number, height: number, color: string): string | undefined {
+	private comb(value: string, font: DrawFont, look: WidgetLook, width: number, height: number, color: string): string | undefined {
 		const cells = look.maxLen as number;
 		const cell = width / cells;
 		const chars = [...value.replace(/[\r\n]+/g, ' ')];
 		const size = look.size > 0 ? look.size : Math.min(12, height * 0.7);
-		if (chars.some((char) => widthOf(char, font, size) > cell) || size > height) return undefined;
-		return chars.map((char, k) => this.show(font, size, k * cell + (cell - widthOf(char, font, size)) / 2, height / 2 - 0.3 * size, char, false, color)).join('\n');
+		if (chars.some((char) => font.width(char, size) > cell) || size > height) return undefined;
+		return chars.map((char, k) => this.show(font, size, k * cell + (cell - font.width(char, size)) / 2, height / 2 - 0.3 * size, font.encode(char), color)).join('\n');
 	}
 
-	/** Text shown at (x, y) of the current space, in the widget's colour; `raw`: the text's bytes are its codes. */
-	private show(font: string, size: number, x: number, y: number, text: string, raw = false, color = ''): string {
-		const bytes = raw ? Uint8Array.from(text, (c) => c.charCodeAt(0) & 255) : encode(text);
-		return `${color}BT ${this.fontName(font)} ${formatNumber(round(size))} Tf ${formatNumber(round(x))} ${formatNumber(round(y))} Td ${hexString(bytes)} Tj ET`;
+	/** Codes shown at (x, y) of the current space in `font`, in `color`. */
+	private show(font: DrawFont, size: number, x: number, y: number, codes: Uint8Array, color: string): string {
+		return `${color}BT ${this.fontName(font)} ${formatNumber(round(size))} Tf ${formatNumber(round(x))} ${formatNumber(round(y))} Td ${hexString(codes)} Tj ET`;
+	}
+
+	/** The standard font `standard` when it holds every character of `text`, else the first of `carried` that does. */
+	private async fontFor(text: string, standard: string, carried: Array<PdfObject | undefined>): Promise<DrawFont | { lacking: string[] }> {
+		const first = standardFont(standard);
+		let missing = first.missing(text);
+		if (!missing.length) return first;
+		for (const entry of carried) {
+			if (entry === undefined) continue;
+			const key = fontKey(entry, (dict) => {
+				if (!this.inline.has(dict)) this.inline.set(dict, this.inline.size + 1);
+				return this.inline.get(dict) as number;
+			});
+			let font = this.carried.get(key);
+			if (!font) this.carried.set(key, (font = carriedFont(this.doc, entry, key)));
+			const usable = await font;
+			if (!usable) continue;
+			const lacks = usable.missing(text);
+			if (!lacks.length) return usable;
+			// What no font here holds: the characters to name.
+			missing = missing.filter((char) => lacks.includes(char));
+		}
+		return { lacking: missing };
 	}
 
 	private keep(widget: FormWidget, body: string): undefined {
@@ -251,10 +273,10 @@ export class Filler {
 		else this.drawn.set(page, [content]);
 	}
 
-	private fontName(font: string): string {
-		let name = this.fonts.get(font);
-		if (name === undefined) this.fonts.set(font, (name = `F${this.fonts.size + 1}`));
-		return formatName(name);
+	private fontName(font: DrawFont): string {
+		let known = this.fonts.get(font.key);
+		if (!known) this.fonts.set(font.key, (known = { name: `F${this.fonts.size + 1}`, resource: font.resource }));
+		return formatName(known.name);
 	}
 }
 

@@ -62,20 +62,20 @@ export function widthOf(text: string, font: TextFont, size: number): number {
 
 /** The lines `text` breaks into within `width` at `size`: at its own line breaks, then between words, then inside a
  * word longer than a line. */
-export function wrap(text: string, font: TextFont, size: number, width: number): string[] {
+export function wrap(text: string, measure: (text: string, size: number) => number, size: number, width: number): string[] {
 	const lines: string[] = [];
 	for (const paragraph of text.replace(/\r\n?/g, '\n').split('\n')) {
 		let line = '';
 		for (const word of paragraph.split(/(?<= )/)) {
-			if (widthOf(line + word, font, size) <= width || line === '') line += word;
+			if (measure(line + word, size) <= width || line === '') line += word;
 			else {
 				lines.push(line.trimEnd());
 				line = word;
 			}
 			// A word wider than the line is cut where it must be.
-			while (widthOf(line.trimEnd(), font, size) > width && line.length > 1) {
+			while (measure(line.trimEnd(), size) > width && line.length > 1) {
 				let cut = line.length - 1;
-				while (cut > 1 && widthOf(line.slice(0, cut), font, size) > width) cut--;
+				while (cut > 1 && measure(line.slice(0, cut), size) > width) cut--;
 				lines.push(line.slice(0, cut));
 				line = line.slice(cut);
 			}
@@ -97,15 +97,15 @@ export const AUTO_MAX_SIZE = 12;
  * fits, up to AUTO_MAX_SIZE), else smaller, down to MIN_SIZE; undefined when it does not fit even there. One line
  * unless `multiline`.
  */
-export function fit(text: string, font: TextFont, size: number, width: number, height: number, multiline: boolean): { size: number; lines: string[] } | undefined {
+export function fit(text: string, measure: (text: string, size: number) => number, size: number, width: number, height: number, multiline: boolean): { size: number; lines: string[] } | undefined {
 	const start = size > 0 ? size : multiline ? AUTO_MAX_SIZE : Math.min(AUTO_MAX_SIZE, height / LEADING);
 	const sizes: number[] = [];
 	for (let at = start; at > MIN_SIZE; at -= 0.5) sizes.push(at);
 	sizes.push(MIN_SIZE);
 	for (const at of sizes) {
-		const lines = multiline ? wrap(text, font, at, width) : [text.replace(/\s*[\r\n]+\s*/g, ' ')];
+		const lines = multiline ? wrap(text, measure, at, width) : [text.replace(/\s*[\r\n]+\s*/g, ' ')];
 		const tall = multiline ? lines.length * at * LEADING : at;
-		if (tall <= height && lines.every((line) => widthOf(line, font, at) <= width)) return { size: at, lines };
+		if (tall <= height && lines.every((line) => measure(line, at) <= width)) return { size: at, lines };
 	}
 	return undefined;
 }

@@ -52,6 +52,11 @@ export class TagRemover {
 		private readonly sources: SourceTable,
 	) {}
 
+	/** The resource name a glyph's font was selected by (its Src.Font number in a line's sources). */
+	fontName(index: number): string | undefined {
+		return this.sources.names[index];
+	}
+
 	/** Marks a found tag (its text and box on a line of `lines`); undefined, or why it stays. */
 	removeTag(tag: { page: number; text: string; box: Box }, lines: TextLine[]): string | undefined {
 		for (const line of lines) {
