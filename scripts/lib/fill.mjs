@@ -12,11 +12,13 @@ import { RUNTIME_ROOT } from './runtime.mjs';
 
 export const SIGNED_FILLED = path.join(RUNTIME_ROOT, 'e2e-logs', 'fill-pdf-signed.pdf');
 /** Example 10's row (its Contract row node) and who signs which signature field. */
+/** [the text drawn, the form field it is drawn in] */
 const ROW = [
-	['Tenant Name', 'Christina Tenant'],
-	['Landlord Name', 'Lars Landlord GmbH'],
-	['Plan', 'Pro'],
+	['Christina Tenant', 'Tenant Name'],
+	['Lars Landlord GmbH', 'Landlord Name'],
+	['Pro', 'Plan'],
 ];
+/** [the signer's name, stamped as the signature; their signature field] */
 const SIGNATURES = [
 	['Tina Tenant', 'Tenant Signature'],
 	['Lars Landlord', 'Landlord Signature'],
@@ -34,18 +36,20 @@ export async function signedFilled(site, docId) {
 	const fields = (await site.call('GET', `/documents/${docId}/fields`)).body;
 	const names = (Array.isArray(fields) ? fields : []).map((f) => f.field_name).sort();
 	assert(JSON.stringify(names) === JSON.stringify(LEFT), `the signers' fields: ${JSON.stringify(names)}, expected only those the row left: ${JSON.stringify(LEFT)}`);
-	const { widgets } = await readForms(await site.sample('tenancy-form.pdf'));
 	const file = (await site.call('GET', `/documents/${docId}/file`)).body;
 	const signed = Buffer.from(String(file?.content ?? ''), 'base64');
 	assert(signed.subarray(0, 5).toString('latin1') === '%PDF-', `the signed file is not a PDF (${file?.type})`);
 	fs.mkdirSync(path.dirname(SIGNED_FILLED), { recursive: true });
 	fs.writeFileSync(SIGNED_FILLED, signed);
+	// The text first: readPdf's glyph-reading pdf.js must be the first pdf.js this process loads (readForms loads
+	// the plain build, whose worker it would then share).
+	const read = await readPdf(signed, { glyphs: false, anchors: [...ROW, ...SIGNATURES].map(([text]) => text) });
+	const { widgets } = await readForms(await site.sample('tenancy-form.pdf'));
 	const notes = [];
 	for (const [text, formField] of [...ROW, ...SIGNATURES]) {
 		const widget = widgets.find((w) => w.name === formField);
 		assert(widget, `the form has no field "${formField}"`);
-		const read = await readPdf(signed, { glyphs: false, anchors: [text], pages: [widget.page] });
-		const found = read.pages[0].anchors.filter((a) => a.text === text);
+		const found = (read.pages.find((p) => p.page === widget.page)?.anchors ?? []).filter((a) => a.text === text);
 		assert(found.some((a) => inside(a.box, widget.box)), `no "${text}" inside form field "${formField}" ${JSON.stringify(widget.box)} in the signed PDF; found at ${JSON.stringify(found.map((a) => a.box))}`);
 		notes.push(`"${text}" in "${formField}"`);
 	}
