@@ -13,6 +13,7 @@ import { benchContract } from './benchContract.mjs';
 import { formFixtures } from './makeForms.mjs';
 import { appendIncrementalUpdate, indexOf, lastTrailer, pinVolatile, pointStartxrefAt, shiftAfterHeader } from './pdfEdit.mjs';
 import { compareWithPoppler } from './popplerCheck.mjs';
+import { formatJson } from './formatJson.mjs';
 
 const { PDFDocument, PDFName, PDFArray, StandardFonts, degrees, rgb } = pdfLib;
 
@@ -430,17 +431,6 @@ function sameTags(expected, found) {
 		if ((a.get(key) ?? 0) !== (b.get(key) ?? 0)) diff.push(`${key}: declared ${a.get(key) ?? 0}, pdf.js ${b.get(key) ?? 0}`);
 	}
 	return diff;
-}
-
-/** JSON with tabs, but any object or array that fits in 120 columns on one line (a tag, a page size). */
-function formatJson(value, indent = '') {
-	const flat = JSON.stringify(value);
-	if (typeof value !== 'object' || value === null || indent.length * 4 + flat.length <= 120) return flat;
-	const next = `${indent}\t`;
-	const items = Array.isArray(value)
-		? value.map((v) => next + formatJson(v, next))
-		: Object.entries(value).map(([k, v]) => `${next}${JSON.stringify(k)}: ${formatJson(v, next)}`);
-	return Array.isArray(value) ? `[\n${items.join(',\n')}\n${indent}]` : `{\n${items.join(',\n')}\n${indent}}`;
 }
 
 async function main() {

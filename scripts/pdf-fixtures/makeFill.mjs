@@ -19,6 +19,7 @@ import { readPdf, PDFJS_VERSION } from '../../test/support/pdfjsOracle.mjs';
 import { readForms } from '../../test/support/pdfjsForms.mjs';
 import { formWidgets } from '../lib/formWidgets.mjs';
 import { appendIncrementalUpdate, lastTrailer, pinVolatile } from './pdfEdit.mjs';
+import { formatJson } from './formatJson.mjs';
 
 const { PDFDocument, PDFName, PDFArray, PDFRef, StandardFonts, TextAlignment, degrees } = pdfLib;
 
@@ -384,17 +385,6 @@ async function tagEntries(fixture, bytes) {
 	const others = read.braces.filter((b) => !expect.some((e) => `{{data:${e.key}}}` === b.text));
 	if (others.length) throw new Error(`${fixture.file}: braces not in the values: ${others.map((b) => b.text).join(', ')}`);
 	return { expect, signerTags: fixture.signerTags.map((text) => ({ text, page: read.tags.find((t) => t.text === text).page })) };
-}
-
-/** JSON with tabs, an object or array that fits in 120 columns on one line (as make.mjs formats manifest.json). */
-function formatJson(value, indent = '') {
-	const flat = JSON.stringify(value);
-	if (typeof value !== 'object' || value === null || indent.length * 4 + flat.length <= 120) return flat;
-	const next = `${indent}\t`;
-	const items = Array.isArray(value)
-		? value.map((v) => next + formatJson(v, next))
-		: Object.entries(value).map(([k, v]) => `${next}${JSON.stringify(k)}: ${formatJson(v, next)}`);
-	return Array.isArray(value) ? `[\n${items.join(',\n')}\n${indent}]` : `{\n${items.join(',\n')}\n${indent}}`;
 }
 
 async function main() {

@@ -11,32 +11,25 @@ import { MAX_FIELD_DEPTH, MAX_FIELD_NODES, MAX_NAME_CHARS } from '../limits';
  */
 
 /** A widget with what its field says about it, gathered from the root of the tree (or up its /Parent chain). */
-export interface FieldWidget {
-	dict: PdfDict;
-	/** the widget's reference ('num gen'), or undefined for a widget written inline */
-	key: string | undefined;
-	name: string;
-	type: string | undefined;
-	flags: number;
-	opt: PdfObject | undefined;
-	/** the inheritable variable-text entries (12.7.3.3): default appearance, quadding, and a text field's /MaxLen */
-	da: PdfObject | undefined;
-	q: PdfObject | undefined;
-	maxLen: PdfObject | undefined;
-	/** the references of the field nodes above the widget, root first (undefined for a node written inline); for
-	 * the writer that takes widgets out of the file (a field leaves its parent's /Kids or /AcroForm /Fields) */
-	parents: Array<string | undefined>;
-}
-
-
+/** What a field node gives its descendants: its full name and the inheritable entries (12.7.3.1, 12.7.3.3). */
 interface Inherited {
 	name: string;
 	type: string | undefined;
 	flags: number;
 	opt: PdfObject | undefined;
+	/** the variable-text entries: default appearance, quadding, and a text field's /MaxLen */
 	da: PdfObject | undefined;
 	q: PdfObject | undefined;
 	maxLen: PdfObject | undefined;
+}
+
+export interface FieldWidget extends Inherited {
+	dict: PdfDict;
+	/** the widget's reference ('num gen'), or undefined for a widget written inline */
+	key: string | undefined;
+	/** the references of the field nodes above the widget, root first (undefined for a node written inline); for
+	 * the writer that takes widgets out of the file (a field leaves its parent's /Kids or /AcroForm /Fields) */
+	parents: Array<string | undefined>;
 }
 
 const ROOT: Inherited = { name: '', type: undefined, flags: 0, opt: undefined, da: undefined, q: undefined, maxLen: undefined };
