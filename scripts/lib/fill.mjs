@@ -1,6 +1,6 @@
 // A row drawn into a fillable PDF before it goes out (issue 51), in real n8n: what example 10 must make a site do.
-// Fill PDF draws the row's values into tenancy-form.pdf's form fields and takes those fields out; Create and Send from
-// the form fields gives the signers only the fields left; once both signed, the signed PDF the site hands out shows
+// Fill PDF draws the row's values into tenancy-form.pdf's form fields and takes those fields out; Create and Send draws
+// the tenant's date from its own PDF Values and, from the form fields, gives the signers only the fields left; once both signed, the signed PDF the site hands out shows
 // each value inside its form field's box and each signer's name inside their signature field (read with pdf.js, not
 // with the node's reader).
 import fs from 'node:fs';
@@ -17,13 +17,15 @@ const ROW = [
 	['Christina Tenant', 'Tenant Name'],
 	['Lars Landlord GmbH', 'Landlord Name'],
 	['Pro', 'Plan'],
+	// Drawn by Create and Send's own PDF Values.
+	['2026-03-01', 'Tenant Date'],
 ];
 /** [the signer's name, stamped as the signature; their signature field] */
 const SIGNATURES = [
 	['Tina Tenant', 'Tenant Signature'],
 	['Lars Landlord', 'Landlord Signature'],
 ];
-const LEFT = ['Landlord Signature', 'Tenant Date', 'Tenant Signature'];
+const LEFT = ['Landlord Signature', 'Tenant Signature'];
 const SLACK = 2;
 
 const inside = (inner, outer) =>
