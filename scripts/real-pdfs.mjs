@@ -21,21 +21,17 @@
 //              `known` figures are for the manifest's pages: with fewer, a known shortfall may read as worse).
 //   --json     all figures as JSON; --figures a plain table (per file and per producer).
 // Ends with `N passed, M failed` (three checks a file); exit 1 on any failure, also when the fetch fails.
-import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runUnderProjectNode } from './lib/projectNode.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const NODE24 = path.join(ROOT, 'node_modules', '.bin', 'node');
 
-// pdf.js needs Node ≥ 22: the machine's own Node may be older, the project's (node_modules/.bin/node) is 24.
-if (Number(process.versions.node.split('.')[0]) < 22) {
-	const run = spawnSync(NODE24, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit' });
-	process.exit(run.status ?? 1);
-}
+// pdf.js needs Node ≥ 22 (scripts/lib/projectNode.mjs).
+runUnderProjectNode(import.meta.url);
 
 const require = createRequire(import.meta.url);
 const { comparePage, addUp, percent } = require('./lib/realPdfsMetrics.js');

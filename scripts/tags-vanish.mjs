@@ -31,15 +31,12 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { spawnSync } from 'node:child_process';
+import { runUnderProjectNode } from './lib/projectNode.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-// pdf.js needs Node ≥ 22: the machine's own Node may be older, the project's (node_modules/.bin/node) is 24.
-if (Number(process.versions.node.split('.')[0]) < 22) {
-	const run = spawnSync(path.join(ROOT, 'node_modules', '.bin', 'node'), [fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit' });
-	process.exit(run.status ?? 1);
-}
+// pdf.js needs Node ≥ 22 (scripts/lib/projectNode.mjs).
+runUnderProjectNode(import.meta.url);
 
 const require = createRequire(import.meta.url);
 const { compileReader } = require('../test/support/pdfReader.js');
