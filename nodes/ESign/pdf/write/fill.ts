@@ -57,11 +57,6 @@ export class Filler {
 		private readonly tags: TagRemover,
 	) {}
 
-	/** How many values were drawn, and the widgets that held them (they leave the file). */
-	get widgets(): FormWidget[] {
-		return [...this.filled];
-	}
-
 	/** A text in a text field or a choice field's widget; undefined, or why it cannot be drawn. */
 	async text(widget: FormWidget, value: string): Promise<string | undefined> {
 		const look = widget.look;
